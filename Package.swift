@@ -1,0 +1,79 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "SessionKit",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "SessionKit", targets: ["SessionKit"]),
+        .library(name: "SessionKitJOSE", targets: ["SessionKitJOSE"]),
+        .library(name: "SessionKitTesting", targets: ["SessionKitTesting"]),
+        .executable(name: "walkthrough", targets: ["Walkthrough"]),
+        .executable(name: "idtoken", targets: ["idtoken"]),
+    ],
+    targets: [
+        // Crypto backend on Linux: OpenSSL 3 through a tiny C shim.
+        .systemLibrary(
+            name: "CSessionKitOpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // JOSE and ID-token validation: strict parsing, RS256, PKCE.
+        .target(
+            name: "SessionKitJOSE",
+            dependencies: [
+                .target(name: "CSessionKitOpenSSL", condition: .when(platforms: [.linux]))
+            ],
+            swiftSettings: strict
+        ),
+        // The session: state machine, actors, provider client, seams.
+        .target(
+            name: "SessionKit",
+            dependencies: ["SessionKitJOSE"],
+            swiftSettings: strict
+        ),
+        // The test kit apps use for their own tests.
+        .target(
+            name: "SessionKitTesting",
+            dependencies: ["SessionKit", "SessionKitJOSE"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "Walkthrough",
+            dependencies: ["SessionKit", "SessionKitTesting"],
+            path: "Examples/Walkthrough",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "idtoken",
+            dependencies: ["SessionKitJOSE"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SessionBenchmarks",
+            dependencies: ["SessionKit", "SessionKitTesting"],
+            path: "Benchmarks/SessionBenchmarks",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "JOSEBenchmarks",
+            dependencies: ["SessionKitJOSE"],
+            path: "Benchmarks/JOSEBenchmarks",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SessionKitJOSETests",
+            dependencies: ["SessionKitJOSE"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SessionKitTests",
+            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitJOSE"],
+            swiftSettings: strict
+        ),
+    ]
+)
