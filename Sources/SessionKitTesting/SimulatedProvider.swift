@@ -188,7 +188,7 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     public func invalidateDeviceSecret(deviceUUID: String) -> Bool {
         state.withLock { state in
             guard state.devices[deviceUUID] != nil else { return false }
-            state.devices[deviceUUID]?.secret = RandomToken.generate(byteCount: 32)
+            state.devices[deviceUUID]?.secret = nil
             return true
         }
     }

@@ -50,7 +50,12 @@ extension SimulatedProviderState {
         guard decision == .approve else {
             return callback([("error", "access_denied"), ("error_description", "the person declined")])
         }
-        let code = RandomToken.generate(byteCount: 32)
+        let code: String
+        do {
+            code = try RandomToken.generate(byteCount: 32)
+        } catch {
+            return callback([("error", "server_error")])
+        }
         codes[code] = AuthorizationCode(
             clientID: configuration.clientID, redirectURI: redirectURI, challenge: challenge, nonce: query["nonce"],
             subject: subject, scope: scope, issuedAt: now)

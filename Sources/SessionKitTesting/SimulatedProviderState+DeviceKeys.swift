@@ -25,6 +25,14 @@ extension SimulatedProviderState {
         case .other?: return Self.error(400, "invalid_request", "device_secret must be a string")
         }
 
+        let freshSecret: String
+        let key: String
+        do {
+            freshSecret = try RandomToken.generate(byteCount: 32)
+            key = try RandomToken.generate(byteCount: 32)
+        } catch {
+            return Self.error(500, "server_error", "the device key could not be issued")
+        }
         var issuedSecret: String?
         if let device = devices[uuid] {
             guard device.subject == subject else {
@@ -35,17 +43,16 @@ extension SimulatedProviderState {
                     return Self.error(401, "invalid_device_secret", "the device secret is not valid")
                 }
             } else {
-                issuedSecret = RandomToken.generate(byteCount: 32)
+                issuedSecret = freshSecret
             }
         } else {
             guard presentedSecret == nil else {
                 return Self.error(401, "invalid_device_secret", "the device secret is not valid")
             }
-            issuedSecret = RandomToken.generate(byteCount: 32)
+            issuedSecret = freshSecret
         }
-        devices[uuid] = Device(subject: subject, secret: issuedSecret ?? devices[uuid]?.secret ?? "", platform: platform)
+        devices[uuid] = Device(subject: subject, secret: issuedSecret ?? devices[uuid]?.secret, platform: platform)
 
-        let key = RandomToken.generate(byteCount: 32)
         let lifetime = configuration.deviceKeyLifetime.simulatedProviderSeconds
         deviceKeys[key] = DeviceKeyRecord(subject: subject, expiresAt: now.addingTimeInterval(lifetime))
         var members: [(String, SimulatedProviderJSON)] = [

@@ -91,18 +91,21 @@ extension SimulatedProviderState {
         for grant: Grant, grantID: Int, nonce: String?, isRefresh: Bool, now: Date,
         tampering: SimulatedProviderFault.IDTokenTampering?
     ) -> Answer {
-        let accessToken = RandomToken.generate(byteCount: 32)
-        let rotates = !isRefresh || configuration.rotatesRefreshTokens
-        let refreshToken = rotates ? RandomToken.generate(byteCount: 32) : nil
-        var idToken: String?
-        if !isRefresh || configuration.issuesIDTokenOnRefresh {
-            do {
-                idToken = try makeIDToken(
+        let accessToken: String
+        let refreshToken: String?
+        let idToken: String?
+        do {
+            accessToken = try RandomToken.generate(byteCount: 32)
+            let rotates = !isRefresh || configuration.rotatesRefreshTokens
+            refreshToken = rotates ? try RandomToken.generate(byteCount: 32) : nil
+            idToken =
+                !isRefresh || configuration.issuesIDTokenOnRefresh
+                ? try makeIDToken(
                     subject: grant.subject, clientID: grant.clientID, nonce: nonce, accessToken: accessToken, now: now,
                     tampering: tampering)
-            } catch {
-                return Self.error(500, "server_error", "the id_token could not be signed")
-            }
+                : nil
+        } catch {
+            return Self.error(500, "server_error", "the tokens could not be issued")
         }
 
         var stored = grant

@@ -70,7 +70,8 @@ struct SimulatedProviderState {
 
     struct Device {
         let subject: String
-        var secret: String
+        /// `nil` once invalidated by a test: no presented secret matches until the device bootstraps again.
+        var secret: String?
         var platform: String
     }
 
