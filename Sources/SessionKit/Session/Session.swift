@@ -44,6 +44,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
     private var presenterTask: Task<Void, Never>?
     private var subscribers: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
     private var nextSubscriber: UInt64 = 0
+    private var observers: [@Sendable (SessionEvent) -> Void] = []
     var backgroundRevoker: Task<Void, Never>?
 
     /// Creates a session.
@@ -109,6 +110,15 @@ public actor Session<C: Clock> where C.Duration == Duration {
             Task { await self?.removeSubscriber(id) }
         }
         return stream
+    }
+
+    /// Calls `observer` synchronously, on the session's executor, for every later event, in order.
+    ///
+    /// Meant for logging, metrics and test recorders that must see events exactly where they happen
+    /// relative to the app's own calls. The observer must return quickly and must not call back
+    /// into the session.
+    public func addObserver(_ observer: @escaping @Sendable (SessionEvent) -> Void) {
+        observers.append(observer)
     }
 
     // MARK: - Signing in
@@ -251,6 +261,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
     }
 
     func publish(_ event: SessionEvent) {
+        for observer in observers { observer(event) }
         for continuation in subscribers.values { continuation.yield(event) }
     }
 
