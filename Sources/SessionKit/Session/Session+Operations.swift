@@ -212,7 +212,7 @@ extension Session {
             }
             let deviceKey: Secret
             do {
-                deviceKey = try await deviceKeys.deviceKey(accessToken: accessToken)
+                deviceKey = try await deviceKeys.disconnectKey(accessToken: accessToken)
             } catch let error as ProviderError {
                 throw error
             } catch {

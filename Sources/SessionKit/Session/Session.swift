@@ -4,7 +4,7 @@ import SessionKitJOSE
 /// Obtains the device-bound key that the disconnect call presents (1pass.dev).
 public protocol DeviceKeyProviding: Sendable {
     /// A device key for the account that `accessToken` belongs to.
-    func deviceKey(accessToken: Secret) async throws -> Secret
+    func disconnectKey(accessToken: Secret) async throws -> Secret
     /// Forgets the device credential (after an account deletion).
     func reset() async throws
 }
