@@ -44,7 +44,7 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
         // The happy path and its legitimate variants.
         ValidatorCase(name: "valid token", expected: nil) { try $0.token(claims: $0.standardClaims()) },
         ValidatorCase(name: "rotated key k2", expected: nil) {
-            try $0.token(claims: $0.standardClaims(), keyID: "k2", signer: try #require(TestKeys.rotated))
+            try $0.token(claims: $0.standardClaims(), keyID: "k2", signer: try TestKeys.required(TestKeys.rotated))
         },
         ValidatorCase(name: "empty payload object fields beyond standard ignored", expected: nil) { f in
             try f.token(claims: ValidatorCase.claims(f) { $0["extra"] = ["nested": [1, 2, 3]] })
@@ -75,7 +75,7 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
             try f.token(rawHeader: #"{"alg":"rs256","kid":"k1"}"#, claims: f.standardClaims())
         },
         ValidatorCase(name: "signed by an unpublished key under a known kid", expected: .badSignature) { f in
-            try f.token(claims: f.standardClaims(), keyID: "k1", signer: try #require(TestKeys.attacker))
+            try f.token(claims: f.standardClaims(), keyID: "k1", signer: try TestKeys.required(TestKeys.attacker))
         },
         ValidatorCase(name: "embedded jwk with the attacker's key, known kid", expected: .badSignature) { f in
             let attacker = try #require(TestKeys.attacker)
@@ -97,7 +97,7 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
             let header: [String: Any] = [
                 "alg": "RS256", "kid": "k1", "jku": "https://evil.example/jwks", "x5u": "https://evil.example/cert",
             ]
-            return try f.token(header: header, claims: f.standardClaims(), signer: try #require(TestKeys.attacker))
+            return try f.token(header: header, claims: f.standardClaims(), signer: try TestKeys.required(TestKeys.attacker))
         },
         ValidatorCase(name: "signature bit flipped", expected: .badSignature) { f in
             try ValidatorCase.edited(f) { parts in
@@ -375,7 +375,7 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
         // Order: the first failing check decides.
         ValidatorCase(name: "bad signature wins over wrong issuer", expected: .badSignature) { f in
             try f.token(
-                claims: ValidatorCase.claims(f) { $0["iss"] = "x" }, signer: try #require(TestKeys.attacker))
+                claims: ValidatorCase.claims(f) { $0["iss"] = "x" }, signer: try TestKeys.required(TestKeys.attacker))
         },
         ValidatorCase(name: "iss wins over expired", expected: .issuerMismatch) { f in
             try f.token(claims: ValidatorCase.claims(f) {

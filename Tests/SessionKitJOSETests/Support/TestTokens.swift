@@ -1,5 +1,6 @@
 import Foundation
 import SessionKitJOSE
+import Testing
 
 /// Keys and token builders shared by the tests. Keys are generated once per test process.
 enum TestKeys {
@@ -9,6 +10,11 @@ enum TestKeys {
     static let rotated: RSAPrivateKey? = try? RSAPrivateKey.generate()
     /// A key the provider never published.
     static let attacker: RSAPrivateKey? = try? RSAPrivateKey.generate()
+
+    /// The key, or a recorded test failure when generation failed.
+    static func required(_ key: RSAPrivateKey?) throws -> RSAPrivateKey {
+        try #require(key)
+    }
 }
 
 /// Builds signed ID tokens with full control over header and claims.
