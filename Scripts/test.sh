@@ -49,7 +49,7 @@ run_tests() {
     swift test "$@" > "$log" 2>&1
     status=$?
     set -e
-    grep -vE '^\[[0-9]+/[0-9]+\] |^Compiling |^Building ' "$log" || true
+    grep -vE '^\[[0-9]+/[0-9]+\] |^Compiling |^Building | started\.$' "$log" || true
     if [ "$status" != 0 ]; then
         echo "swift test $* failed with exit code $status" >&2
         exit 1
