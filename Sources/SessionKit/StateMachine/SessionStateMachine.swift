@@ -15,8 +15,12 @@ struct TimerID: Hashable, Sendable {
 protocol MachineTokens: Sendable {
     /// When the access token expires.
     var accessTokenExpiresAt: Date { get }
-    /// The verified subject, for transition reasons.
+    /// The verified effective subject (`canonical_sub ?? sub`), for transition reasons and events.
     var subject: String { get }
+    /// Subjects the provider merged into this one (`linked_subs`).
+    var linkedSubjects: [String] { get }
+    /// Whether the account is anonymous.
+    var isAnonymous: Bool { get }
 }
 
 /// The parameters of one sign-in attempt, all from the CSPRNG; they live only in the handoff.
@@ -334,8 +338,14 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         }
         state = .active(Active(tokens: tokens))
         var actions: [Action] = []
-        if let previous = refreshing.previous, previous.subject != tokens.subject {
-            actions.append(.emit(.subjectChanged(from: previous.subject, to: tokens.subject, absorbed: [previous.subject])))
+        if let previous = refreshing.previous {
+            // Account identity is the provider's word, told as events, never guessed.
+            if previous.subject != tokens.subject {
+                actions.append(.emit(.subjectChanged(from: previous.subject, to: tokens.subject, absorbed: tokens.linkedSubjects)))
+            }
+            if previous.isAnonymous && !tokens.isAnonymous {
+                actions.append(.emit(.anonymousUserPromoted(subject: tokens.subject)))
+            }
         }
         let reason: TransitionReason =
             refreshing.previous == nil ? .verified(subject: tokens.subject) : .refreshed(callers: refreshing.waiters.count)
