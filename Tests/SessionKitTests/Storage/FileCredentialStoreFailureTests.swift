@@ -45,173 +45,173 @@ struct FileCredentialStoreFailureTests {
 
     @Test(arguments: replaceSteps)
     func fullDiskAtAnyStepBeforeTheRenameKeepsTheOldRecord(step: FaultyFileSystem.Call) async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.fail(step, .file("credentials"), with: ENOSPC)
-            await #expect(throws: CredentialStoreError.noSpace) { try await fixture.store.save(fixture.after) }
-            try await fixture.expectIntact("step \(step)")
-            // Once space is back the same save goes through.
-            try await fixture.store.save(fixture.after)
-            #expect(try await fixture.store.load() == fixture.after)
-        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.fail(step, .file("credentials"), with: ENOSPC)
+        await #expect(throws: CredentialStoreError.noSpace) { try await fixture.store.save(fixture.after) }
+        try await fixture.expectIntact("step \(step)")
+        // Once space is back the same save goes through.
+        try await fixture.store.save(fixture.after)
+        #expect(try await fixture.store.load() == fixture.after)
     }
 
     @Test func quotaExceededIsNoSpace() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.fail(.write, .file("credentials"), with: EDQUOT)
-            await #expect(throws: CredentialStoreError.noSpace) { try await fixture.store.save(fixture.after) }
-            try await fixture.expectIntact()
-        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.fail(.write, .file("credentials"), with: EDQUOT)
+        await #expect(throws: CredentialStoreError.noSpace) { try await fixture.store.save(fixture.after) }
+        try await fixture.expectIntact()
     }
 
     @Test(arguments: [EROFS, EACCES, EPERM])
     func deniedWriteIsPermissionDeniedAndKeepsTheOldRecord(code: Int32) async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.fail(.open, .file("credentials"), with: code)
-            let expected = CredentialStoreError.permissionDenied("open credentials: " + String(cString: strerror(code)))
-            await #expect(throws: expected) { try await fixture.store.save(fixture.after) }
-            try await fixture.expectIntact()
-        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.fail(.open, .file("credentials"), with: code)
+        let expected = CredentialStoreError.permissionDenied("open credentials: " + String(cString: strerror(code)))
+        await #expect(throws: expected) { try await fixture.store.save(fixture.after) }
+        try await fixture.expectIntact()
     }
 
     @Test func deniedRenameIsPermissionDenied() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.fail(.rename, .file("credentials"), with: EROFS)
-            await #expect(throws: CredentialStoreError.permissionDenied("rename credentials: Read-only file system")) {
-                try await fixture.store.save(fixture.after)
-            }
-            try await fixture.expectIntact()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.fail(.rename, .file("credentials"), with: EROFS)
+        await #expect(throws: CredentialStoreError.permissionDenied("rename credentials: Read-only file system")) {
+            try await fixture.store.save(fixture.after)
         }
+        try await fixture.expectIntact()
     }
 
     @Test func otherFailuresAreIOFailuresWithTheSystemMessageOnly() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.fail(.synchronize, .file("credentials"), with: EIO)
-            do throws(CredentialStoreError) {
-                try await fixture.store.save(fixture.after)
-                Issue.record("save succeeded despite the failed fsync")
-            } catch {
-                #expect(error == .ioFailure("synchronize credentials: Input/output error"))
-                let text = "\(error)"
-                for secret in StoreFixtures.secretValues { #expect(!text.contains(secret)) }
-            }
-            try await fixture.expectIntact()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.fail(.synchronize, .file("credentials"), with: EIO)
+        do throws(CredentialStoreError) {
+            try await fixture.store.save(fixture.after)
+            Issue.record("save succeeded despite the failed fsync")
+        } catch {
+            #expect(error == .ioFailure("synchronize credentials: Input/output error"))
+            let text = "\(error)"
+            for secret in StoreFixtures.secretValues { #expect(!text.contains(secret)) }
         }
+        try await fixture.expectIntact()
     }
 
     @Test func shortWritesAreCompleted() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.limitWrites(to: 7)
-            try await fixture.store.save(fixture.after)
-            #expect(try await fixture.store.load() == fixture.after)
-            #expect(fixture.fileSystem.count(of: .write) > 20)
-        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.limitWrites(to: 7)
+        try await fixture.store.save(fixture.after)
+        #expect(try await fixture.store.load() == fixture.after)
+        #expect(fixture.fileSystem.count(of: .write) > 20)
     }
 
     @Test func writeThatMakesNoProgressFails() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.limitWrites(to: 0)
-            await #expect(throws: CredentialStoreError.ioFailure("write credentials: Input/output error")) {
-                try await fixture.store.save(fixture.after)
-            }
-            fixture.fileSystem.limitWrites(to: nil)
-            try await fixture.expectIntact()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.limitWrites(to: 0)
+        await #expect(throws: CredentialStoreError.ioFailure("write credentials: Input/output error")) {
+            try await fixture.store.save(fixture.after)
         }
+        fixture.fileSystem.limitWrites(to: nil)
+        try await fixture.expectIntact()
     }
 
     @Test func failedDirectorySyncAfterTheRenameIsReported() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.fail(.synchronize, .directory, with: EIO)
-            await #expect(throws: CredentialStoreError.ioFailure("synchronize store directory: Input/output error")) {
-                try await fixture.store.save(fixture.after)
-            }
-            #expect(fixture.fileSystem.pendingFaults == 0)
-            // The rename happened, so the new record is what a reader sees; only its durability
-            // across a power loss was not confirmed, and the caller was told.
-            #expect(try await fixture.store.load() == fixture.after)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.fail(.synchronize, .directory, with: EIO)
+        await #expect(throws: CredentialStoreError.ioFailure("synchronize store directory: Input/output error")) {
+            try await fixture.store.save(fixture.after)
         }
+        #expect(fixture.fileSystem.pendingFaults == 0)
+        // The rename happened, so the new record is what a reader sees; only its durability
+        // across a power loss was not confirmed, and the caller was told.
+        #expect(try await fixture.store.load() == fixture.after)
     }
 
     @Test func fileSystemsThatCannotSyncDirectoriesAreAccepted() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.fail(.synchronize, .directory, with: EINVAL)
-            try await fixture.store.save(fixture.after)
-            #expect(fixture.fileSystem.pendingFaults == 0)
-            #expect(try await fixture.store.load() == fixture.after)
-        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.fail(.synchronize, .directory, with: EINVAL)
+        try await fixture.store.save(fixture.after)
+        #expect(fixture.fileSystem.pendingFaults == 0)
+        #expect(try await fixture.store.load() == fixture.after)
     }
 
     @Test func failedDeviceSaveKeepsBothNamespaces() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.fail(.write, .file("device"), with: ENOSPC)
-            await #expect(throws: CredentialStoreError.noSpace) {
-                try await fixture.store.saveDevice(DeviceCredential(deviceUUID: "other", deviceSecret: Secret("other")))
-            }
-            try await fixture.expectIntact()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.fail(.write, .file("device"), with: ENOSPC)
+        await #expect(throws: CredentialStoreError.noSpace) {
+            try await fixture.store.saveDevice(DeviceCredential(deviceUUID: "other", deviceSecret: Secret("other")))
         }
+        try await fixture.expectIntact()
     }
 
     @Test func failedDeviceRemovalKeepsTheDevice() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.fail(.unlink, .file("device"), with: EROFS)
-            await #expect(throws: CredentialStoreError.permissionDenied("unlink device: Read-only file system")) {
-                try await fixture.store.removeDevice()
-            }
-            try await fixture.expectIntact()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.fail(.unlink, .file("device"), with: EROFS)
+        await #expect(throws: CredentialStoreError.permissionDenied("unlink device: Read-only file system")) {
+            try await fixture.store.removeDevice()
         }
+        try await fixture.expectIntact()
     }
 
     @Test func readFailuresAreTypedAndDoNotLookSignedOut() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            fixture.fileSystem.fail(.read, .file("credentials"), with: EIO)
-            await #expect(throws: CredentialStoreError.ioFailure("read credentials: Input/output error")) {
-                try await fixture.store.load()
-            }
-            fixture.fileSystem.fail(.open, .file("credentials"), with: EACCES)
-            await #expect(throws: CredentialStoreError.permissionDenied("open credentials: Permission denied")) {
-                try await fixture.store.load()
-            }
-            fixture.fileSystem.fail(.open, .file("device"), with: EACCES)
-            await #expect(throws: CredentialStoreError.permissionDenied("open device: Permission denied")) {
-                try await fixture.store.loadDevice()
-            }
-            try await fixture.expectIntact()
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        fixture.fileSystem.fail(.read, .file("credentials"), with: EIO)
+        await #expect(throws: CredentialStoreError.ioFailure("read credentials: Input/output error")) {
+            try await fixture.store.load()
         }
+        fixture.fileSystem.fail(.open, .file("credentials"), with: EACCES)
+        await #expect(throws: CredentialStoreError.permissionDenied("open credentials: Permission denied")) {
+            try await fixture.store.load()
+        }
+        fixture.fileSystem.fail(.open, .file("device"), with: EACCES)
+        await #expect(throws: CredentialStoreError.permissionDenied("open device: Permission denied")) {
+            try await fixture.store.loadDevice()
+        }
+        try await fixture.expectIntact()
     }
 
     @Test func uncreatableDirectoryIsPermissionDenied() async throws {
-        try await withTemporaryDirectory { directory async throws in
-            let fileSystem = FaultyFileSystem()
-            let store = FileCredentialStore(directory: directory.storeURL, fileSystem: fileSystem)
-            fileSystem.fail(.makeDirectory, with: EACCES)
-            await #expect(throws: CredentialStoreError.permissionDenied("makeDirectory store directory: Permission denied")) {
-                try await store.save(StoreFixtures.record())
-            }
-            #expect(fileSystem.pendingFaults == 0)
-            #expect(try await store.load() == CredentialRecord())
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fileSystem = FaultyFileSystem()
+        let store = FileCredentialStore(directory: directory.storeURL, fileSystem: fileSystem)
+        fileSystem.fail(.makeDirectory, with: EACCES)
+        await #expect(throws: CredentialStoreError.permissionDenied("makeDirectory store directory: Permission denied")) {
+            try await store.save(StoreFixtures.record())
         }
+        #expect(fileSystem.pendingFaults == 0)
+        #expect(try await store.load() == CredentialRecord())
     }
 
     @Test func temporaryFileRemovedByAnotherProcessBeforeItWasLockedIsRetried() async throws {
-        try await withTemporaryDirectory { directory in
-            let fixture = try await Fixture(directory)
-            // As if a cleaner had locked the fresh temporary file first.
-            fixture.fileSystem.fail(.lock, .file("credentials"), with: EWOULDBLOCK)
-            try await fixture.store.save(fixture.after)
-            #expect(fixture.fileSystem.pendingFaults == 0)
-            #expect(try await fixture.store.load() == fixture.after)
-            #expect(fixture.names == ["credentials", "device"])
-        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fixture = try await Fixture(directory)
+        // As if a cleaner had locked the fresh temporary file first.
+        fixture.fileSystem.fail(.lock, .file("credentials"), with: EWOULDBLOCK)
+        try await fixture.store.save(fixture.after)
+        #expect(fixture.fileSystem.pendingFaults == 0)
+        #expect(try await fixture.store.load() == fixture.after)
+        #expect(fixture.names == ["credentials", "device"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SessionKit
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -60,13 +61,6 @@ struct TemporaryDirectory {
     }
 }
 
-/// Runs `body` with a temporary directory that is removed afterwards.
-func withTemporaryDirectory<Value>(_ body: (TemporaryDirectory) async throws -> Value) async throws -> Value {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    return try await body(directory)
-}
-
 enum Files {
     static func bytes(_ path: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -103,4 +97,60 @@ final class EventLog: Sendable {
     func record(_ event: String) {
         continuation.yield(event)
     }
+}
+
+/// A one-shot signal: tasks wait until it is opened.
+final class Gate: Sendable {
+    private struct State {
+        var isOpen = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let open = state.withLock { state -> Bool in
+                if state.isOpen { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if open { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// Counts how many tasks are inside a critical section and the most ever seen at once.
+final class OccupancyMeter: Sendable {
+    private let state = Mutex((current: 0, maximum: 0))
+
+    func enter() {
+        state.withLock { state in
+            state.current += 1
+            state.maximum = max(state.maximum, state.current)
+        }
+    }
+
+    func leave() {
+        state.withLock { $0.current -= 1 }
+    }
+
+    var maximum: Int { state.withLock { $0.maximum } }
+}
+
+/// Suspends until `condition` holds, letting other tasks run in between.
+///
+/// For states a test cannot be called back about (a task parked in a lock's queue); it ends as soon
+/// as the state is reached, it does not wait for a guessed amount of time.
+func waitUntil(_ condition: () -> Bool) async {
+    while !condition() { await Task.yield() }
 }
