@@ -1,1 +1,140 @@
+#ifndef CSESSIONKIT_OPENSSL_SHIM_H
+#define CSESSIONKIT_OPENSSL_SHIM_H
+
+// A deliberately small surface over OpenSSL 3: SHA-256, RSA PKCS#1 v1.5 with SHA-256, a CSPRNG.
+// Everything that touches OpenSSL's pointer-keeping APIs (OSSL_PARAM_BLD keeps the parameter
+// *name* pointer) lives here, where the names are static C strings.
+
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <stddef.h>
+
+/// One-shot SHA-256. `out` must hold 32 bytes. Returns 1 on success.
+static inline int sk_sha256(const void *message, size_t length, unsigned char *out) {
+    unsigned int written = 0;
+    if (EVP_Digest(message, length, out, &written, EVP_sha256(), NULL) != 1 || written != 32) {
+        ERR_clear_error();
+        return 0;
+    }
+    return 1;
+}
+
+/// Fills `out` from OpenSSL's CSPRNG. Returns 1 only when every byte was produced.
+static inline int sk_random_bytes(unsigned char *out, size_t count) {
+    while (count > 0) {
+        int chunk = count > 1u << 20 ? 1 << 20 : (int)count;
+        if (RAND_bytes(out, chunk) != 1) {
+            ERR_clear_error();
+            return 0;
+        }
+        out += chunk;
+        count -= (size_t)chunk;
+    }
+    return 1;
+}
+
+/// Builds an RSA public key from big-endian modulus and exponent octets (no leading-zero rules
+/// enforced here). Returns NULL on failure; release with `sk_key_free`.
+static inline EVP_PKEY *sk_rsa_public_key(const unsigned char *n, size_t n_length,
+                                          const unsigned char *e, size_t e_length) {
+    EVP_PKEY *key = NULL;
+    BIGNUM *bn_n = BN_bin2bn(n, (int)n_length, NULL);
+    BIGNUM *bn_e = BN_bin2bn(e, (int)e_length, NULL);
+    OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    if (bn_n == NULL || bn_e == NULL || builder == NULL) goto done;
+    if (OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, bn_n) != 1) goto done;
+    if (OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, bn_e) != 1) goto done;
+    params = OSSL_PARAM_BLD_to_param(builder);
+    if (params == NULL) goto done;
+    ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+    if (ctx == NULL) goto done;
+    if (EVP_PKEY_fromdata_init(ctx) != 1) goto done;
+    if (EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_PUBLIC_KEY, params) != 1) key = NULL;
+done:
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(builder);
+    BN_free(bn_n);
+    BN_free(bn_e);
+    if (key == NULL) ERR_clear_error();
+    return key;
+}
+
+/// Verifies an RSASSA-PKCS1-v1_5 SHA-256 signature over `message`. Returns 1 only for a valid
+/// signature; any failure clears OpenSSL's error queue so it cannot leak into a later call.
+static inline int sk_rsa_verify_sha256(EVP_PKEY *key, const unsigned char *signature, size_t signature_length,
+                                       const void *message, size_t message_length) {
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int result = 0;
+    if (ctx == NULL) goto done;
+    if (EVP_DigestVerifyInit_ex(ctx, NULL, "SHA256", NULL, NULL, key, NULL) != 1) goto done;
+    result = EVP_DigestVerify(ctx, signature, signature_length, message, message_length) == 1;
+done:
+    EVP_MD_CTX_free(ctx);
+    if (!result) ERR_clear_error();
+    return result;
+}
+
+/// Generates an RSA key pair with public exponent 65537. Returns NULL on failure.
+static inline EVP_PKEY *sk_rsa_generate(unsigned int bits) {
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+    if (ctx == NULL) goto done;
+    if (EVP_PKEY_keygen_init(ctx) != 1) goto done;
+    if (EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, (int)bits) != 1) goto done;
+    if (EVP_PKEY_generate(ctx, &key) != 1) key = NULL;
+done:
+    EVP_PKEY_CTX_free(ctx);
+    if (key == NULL) ERR_clear_error();
+    return key;
+}
+
+/// Signs `message` with RSASSA-PKCS1-v1_5 SHA-256. `out` must hold `EVP_PKEY_get_size(key)`
+/// bytes; `*out_length` receives the signature length. Returns 1 on success.
+static inline int sk_rsa_sign_sha256(EVP_PKEY *key, const void *message, size_t message_length,
+                                     unsigned char *out, size_t out_capacity, size_t *out_length) {
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int result = 0;
+    size_t length = out_capacity;
+    if (ctx == NULL) goto done;
+    if (EVP_DigestSignInit_ex(ctx, NULL, "SHA256", NULL, NULL, key, NULL) != 1) goto done;
+    if (EVP_DigestSign(ctx, out, &length, message, message_length) != 1) goto done;
+    *out_length = length;
+    result = 1;
+done:
+    EVP_MD_CTX_free(ctx);
+    if (!result) ERR_clear_error();
+    return result;
+}
+
+/// Size in bytes of the key's modulus (and so of its signatures).
+static inline int sk_key_size(const EVP_PKEY *key) { return EVP_PKEY_get_size(key); }
+
+/// Bit length of the key's modulus.
+static inline int sk_key_bits(const EVP_PKEY *key) { return EVP_PKEY_get_bits(key); }
+
+/// Copies the modulus (`which == 0`) or public exponent (`which == 1`) as big-endian bytes
+/// without leading zeros into `out`. Returns the length written, or -1 on failure.
+static inline int sk_rsa_component(const EVP_PKEY *key, int which, unsigned char *out, size_t capacity) {
+    BIGNUM *value = NULL;
+    int length = -1;
+    if (EVP_PKEY_get_bn_param(key, which == 0 ? OSSL_PKEY_PARAM_RSA_N : OSSL_PKEY_PARAM_RSA_E, &value) != 1) goto done;
+    if ((size_t)BN_num_bytes(value) > capacity) goto done;
+    length = BN_bn2bin(value, out);
+done:
+    BN_free(value);
+    if (length < 0) ERR_clear_error();
+    return length;
+}
+
+/// Releases a key from this shim.
+static inline void sk_key_free(EVP_PKEY *key) { EVP_PKEY_free(key); }
+
+#endif

@@ -1,0 +1,226 @@
+import Foundation
+
+/// Obtains and keeps the device-bound key (1pass.dev) that authorizes account-level calls.
+///
+/// The key comes from the exchange endpoint, authorized by the session's current access token.
+/// The device's uuid is created once and stored before the first exchange; the secret the
+/// provider hands out on that first exchange is stored durably before the key is returned, in a
+/// ``DeviceCredentialStore`` of its own (never beside the refresh token). Storing is idempotent:
+/// the credential is written only when it changes, and an app migrating an existing install can
+/// inject a store that already holds its uuid and secret.
+///
+/// However many callers ask at once, one exchange is made and every caller gets its result; one
+/// caller's cancellation removes only that caller. A `401 invalid_device_secret` drops the secret
+/// and bootstraps the device once more; a `409 device_conflict` becomes
+/// ``ExchangeError/deviceConflict``. Nothing is ever logged: the key and the secret are
+/// ``Secret``s throughout.
+public actor DeviceKeyManager {
+    private typealias Waiter = CheckedContinuation<Result<DeviceKey, ExchangeError>, Never>
+
+    /// The exchange under way and the callers waiting for it.
+    private struct Exchange {
+        let generation: UInt64
+        var waiters: [UInt64: Waiter]
+        var task: Task<Void, Never>?
+    }
+
+    private let endpoint: URL
+    private let platform: String
+    private let transport: any HTTPTransport
+    private let store: any DeviceCredentialStore
+    private let now: @Sendable () -> Date
+    private let makeDeviceUUID: @Sendable () -> String
+    private let renewalLeeway: Duration
+
+    private var cachedKey: DeviceKey?
+    private var exchange: Exchange?
+    /// Bumped by ``reset()``; an exchange from an older generation writes nothing and is not cached.
+    private var generation: UInt64 = 0
+    private var nextWaiterID: UInt64 = 0
+    private var resetInProgress: Task<CredentialStoreError?, Never>?
+    private var exchangesStarted = 0
+
+    /// Creates a manager.
+    ///
+    /// - Parameters:
+    ///   - endpoint: the exchange endpoint, e.g. `https://api.1pass.dev/api/v1/me/device_keys/exchange`.
+    ///   - platform: the `platform` value the provider expects for this app, e.g. `ios`.
+    ///   - transport: the HTTP seam.
+    ///   - store: where the device uuid and secret live.
+    ///   - now: the wall clock that turns `expires_in` into an expiry date.
+    ///   - renewalLeeway: a cached key this close to its expiry is replaced by a new exchange.
+    ///   - makeDeviceUUID: makes the uuid of a device seen for the first time.
+    public init(
+        endpoint: URL, platform: String, transport: any HTTPTransport, store: any DeviceCredentialStore,
+        now: @escaping @Sendable () -> Date, renewalLeeway: Duration = .seconds(60),
+        makeDeviceUUID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+    ) {
+        self.endpoint = endpoint
+        self.platform = platform
+        self.transport = transport
+        self.store = store
+        self.now = now
+        self.renewalLeeway = renewalLeeway
+        self.makeDeviceUUID = makeDeviceUUID
+    }
+
+    /// How many exchanges this manager has started (a bootstrap retry counts within its exchange).
+    public var exchangeCount: Int { exchangesStarted }
+
+    /// A device key valid for at least the renewal leeway: the cached one, or one from a new exchange.
+    ///
+    /// - Parameter accessToken: the session's current access token, sent as Bearer. Callers that
+    ///   join an exchange already under way share that exchange's token.
+    public func deviceKey(accessToken: Secret) async throws(ExchangeError) -> DeviceKey {
+        if let cachedKey, isFresh(cachedKey) { return cachedKey }
+        let id = nextWaiterID
+        nextWaiterID += 1
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: Waiter) in
+                guard !Task.isCancelled else {
+                    continuation.resume(returning: .failure(.cancelled))
+                    return
+                }
+                join(id: id, continuation: continuation, accessToken: accessToken)
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id: id) }
+        }
+        return try result.get()
+    }
+
+    /// Forgets the cached key, e.g. after the provider rejected it; the next call exchanges again.
+    public func discardCachedKey() {
+        cachedKey = nil
+    }
+
+    /// Forgets the device credential, for account deletion: the cached key, and the uuid and
+    /// secret in the store. Callers waiting for an exchange under way get ``ExchangeError/cancelled``,
+    /// and that exchange writes nothing more.
+    public func reset() async throws(ExchangeError) {
+        generation += 1
+        cachedKey = nil
+        let previous = exchange
+        exchange = nil
+        if let previous {
+            for waiter in previous.waiters.values {
+                waiter.resume(returning: .failure(.cancelled))
+            }
+        }
+        // Removal waits for the exchange it interrupted, and exchanges started meanwhile wait for
+        // the removal, so no write of the old device can land after it.
+        let earlierReset = resetInProgress
+        let removal = Task { () -> CredentialStoreError? in
+            _ = await earlierReset?.value
+            await previous?.task?.value
+            do throws(CredentialStoreError) {
+                try await store.removeDevice()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        resetInProgress = removal
+        let failure = await removal.value
+        if resetInProgress == removal { resetInProgress = nil }
+        if let failure { throw .storage(failure) }
+    }
+
+    // MARK: Waiters
+
+    private func join(id: UInt64, continuation: Waiter, accessToken: Secret) {
+        if exchange != nil {
+            exchange?.waiters[id] = continuation
+            return
+        }
+        let generation = generation
+        exchangesStarted += 1
+        exchange = Exchange(generation: generation, waiters: [id: continuation])
+        // The exchange runs in a task of its own so that no single caller's cancellation stops it.
+        exchange?.task = Task {
+            let result = await self.runExchange(accessToken: accessToken, generation: generation)
+            self.finish(generation: generation, result: result)
+        }
+    }
+
+    private func cancelWaiter(id: UInt64) {
+        // Already resumed with a result when absent: the cancellation came too late to matter.
+        exchange?.waiters.removeValue(forKey: id)?.resume(returning: .failure(.cancelled))
+    }
+
+    private func finish(generation: UInt64, result: Result<DeviceKey, ExchangeError>) {
+        // A reset already answered this exchange's waiters.
+        guard let finished = exchange, finished.generation == generation else { return }
+        exchange = nil
+        if case .success(let key) = result { cachedKey = key }
+        for waiter in finished.waiters.values {
+            waiter.resume(returning: result)
+        }
+    }
+
+    private func isFresh(_ key: DeviceKey) -> Bool {
+        now().addingTimeInterval(Self.seconds(renewalLeeway)) < key.expiresAt
+    }
+
+    // MARK: Exchange
+
+    private func runExchange(accessToken: Secret, generation: UInt64) async -> Result<DeviceKey, ExchangeError> {
+        if let resetInProgress { _ = await resetInProgress.value }
+        let stored: DeviceCredential?
+        do {
+            stored = try await store.loadDevice()
+        } catch {
+            return .failure(.storage(error))
+        }
+        var credential: DeviceCredential
+        if let stored {
+            credential = stored
+        } else {
+            credential = DeviceCredential(deviceUUID: makeDeviceUUID())
+            // The uuid is kept before it is first sent, so a crash cannot register a second one.
+            do { try await save(credential, generation: generation) } catch { return .failure(error) }
+        }
+
+        var bootstrappedAgain = false
+        while true {
+            guard generation == self.generation else { return .failure(.cancelled) }
+            let request = Self.exchangeRequest(
+                endpoint: endpoint, accessToken: accessToken, credential: credential, platform: platform)
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(request)
+            } catch {
+                return .failure(.transport(error))
+            }
+            switch Self.outcome(of: response) {
+            case .issued(let key, let expiresIn, let secret):
+                if let secret, secret != credential.deviceSecret {
+                    credential.deviceSecret = secret
+                    do { try await save(credential, generation: generation) } catch { return .failure(error) }
+                }
+                return .success(DeviceKey(value: key, expiresAt: now().addingTimeInterval(TimeInterval(expiresIn))))
+            case .invalidDeviceSecret:
+                guard credential.deviceSecret != nil, !bootstrappedAgain else { return .failure(.invalidDeviceSecret) }
+                bootstrappedAgain = true
+                credential.deviceSecret = nil
+                do { try await save(credential, generation: generation) } catch { return .failure(error) }
+            case .failed(let error):
+                return .failure(error)
+            }
+        }
+    }
+
+    private func save(_ credential: DeviceCredential, generation: UInt64) async throws(ExchangeError) {
+        guard generation == self.generation else { throw .cancelled }
+        do {
+            try await store.saveDevice(credential)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let parts = duration.components
+        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,47 @@
+/// Why an ID token was rejected, with the stable codes shared by the reference SDKs.
+///
+/// The description is the code alone: it never contains the token, a claim value or a key.
+public enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The token or its claims could not be parsed, or `iat` / `nbf` lie in the future.
+    case malformed
+    /// The header has no `kid` and policy does not allow that.
+    case missingKeyID
+    /// No RS256 verification key in the set has the header's `kid`.
+    case unknownKeyID
+    /// `alg` is not RS256, or the signature does not verify.
+    case badSignature
+    /// `iss` differs from the expected issuer (or, on refresh, from the previous token's).
+    case issuerMismatch
+    /// `aud` does not contain the client ID, `azp` is missing or wrong, or (on refresh) `aud` changed.
+    case audienceMismatch
+    /// `exp` has passed, allowing for the skew.
+    case expired
+    /// `nonce` differs from the one sent with the authorization request.
+    case nonceMismatch
+    /// A required claim (`sub`, `exp`) is missing or empty.
+    case missingClaim
+    /// `at_hash` does not match the access token delivered with the ID token.
+    case accessTokenHashMismatch
+    /// On refresh, `sub` differs from the previous token's.
+    case subjectMismatch
+
+    /// The stable wire code, e.g. "unknown_kid".
+    public var code: String {
+        switch self {
+        case .malformed: "malformed"
+        case .missingKeyID: "missing_kid"
+        case .unknownKeyID: "unknown_kid"
+        case .badSignature: "bad_signature"
+        case .issuerMismatch: "iss_mismatch"
+        case .audienceMismatch: "aud_mismatch"
+        case .expired: "expired"
+        case .nonceMismatch: "nonce_mismatch"
+        case .missingClaim: "missing_claim"
+        case .accessTokenHashMismatch: "at_hash_mismatch"
+        case .subjectMismatch: "sub_mismatch"
+        }
+    }
+
+    /// The stable code.
+    public var description: String { code }
+}

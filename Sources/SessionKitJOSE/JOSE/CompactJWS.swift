@@ -1,0 +1,76 @@
+/// The JWS compact serialization (RFC 7515 §7.1): `header.payload.signature`.
+///
+/// Parsing is strict and bounded: at most ``maximumLength`` bytes, exactly three segments, a
+/// non-empty header and signature, canonical base64url everywhere, and a strict-JSON header.
+public enum CompactJWS {
+    /// Largest token accepted, in bytes. ID tokens are a few hundred bytes to a few KiB.
+    public static let maximumLength = 16 * 1024
+
+    /// Takes a compact JWS apart without verifying it.
+    public static func decode(_ token: some StringProtocol) throws(JOSEError) -> DecodedJWS {
+        let utf8 = token.utf8
+        if let result = utf8.withContiguousStorageIfAvailable({ decodeCatching(buffer: $0) }) {
+            return try result.get()
+        }
+        return try Array(utf8).withUnsafeBufferPointer { decodeCatching(buffer: $0) }.get()
+    }
+
+    private static func decodeCatching(buffer: UnsafeBufferPointer<UInt8>) -> Result<DecodedJWS, JOSEError> {
+        do throws(JOSEError) {
+            return .success(try decode(buffer: buffer))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    static func decode(buffer token: UnsafeBufferPointer<UInt8>) throws(JOSEError) -> DecodedJWS {
+        guard token.count <= maximumLength else { throw .tooLarge }
+        var firstDot = -1
+        var secondDot = -1
+        for index in token.indices where token[index] == UInt8(ascii: ".") {
+            if firstDot < 0 {
+                firstDot = index
+            } else if secondDot < 0 {
+                secondDot = index
+            } else {
+                throw .malformedJWS
+            }
+        }
+        guard firstDot > 0, secondDot > firstDot, secondDot < token.count - 1 else { throw .malformedJWS }
+        func segment(_ range: Range<Int>) throws(JOSEError) -> [UInt8] {
+            guard let bytes = Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: token[range])) else {
+                throw .invalidBase64URL
+            }
+            return bytes
+        }
+        let headerBytes = try segment(0..<firstDot)
+        let payload = try segment((firstDot + 1)..<secondDot)
+        let signature = try segment((secondDot + 1)..<token.count)
+        let header = try JOSEHeader(json: headerBytes)
+        return DecodedJWS(
+            header: header, payload: payload, signature: signature,
+            signingInput: Array(UnsafeBufferPointer(rebasing: token[0..<secondDot])))
+    }
+
+    /// Signs `payload` with RS256 under the header `{"alg":"RS256","typ":"JWT"[,"kid":…]}` and
+    /// returns the compact serialization. For simulated providers and tests.
+    public static func signRS256(payload: [UInt8], keyID: String?, key: RSAPrivateKey) throws(CryptoError) -> String {
+        var header = #"{"alg":"RS256","typ":"JWT""#
+        if let keyID {
+            header += #","kid":"# + JSONWriter.quoted(keyID)
+        }
+        header += "}"
+        return try signRS256(headerJSON: Array(header.utf8), payload: payload, key: key)
+    }
+
+    /// Signs `payload` with RS256 under exactly the header bytes given, whatever they say. Tests
+    /// use it to build hostile tokens (a wrong `alg`, a `crit`, duplicate members) with valid
+    /// signatures.
+    public static func signRS256(headerJSON: [UInt8], payload: [UInt8], key: RSAPrivateKey) throws(CryptoError)
+        -> String
+    {
+        let signingInput = Base64URL.encode(headerJSON) + "." + Base64URL.encode(payload)
+        let signature = try key.signRS256(Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import SessionKit
+import SessionKitJOSE
+import Synchronization
+
+/// An in-process OpenID provider on the 1pass.dev profile that plugs into the ``HTTPTransport`` seam.
+///
+/// It behaves like a real provider, so session logic can be tested end to end without a network:
+/// RS256-signed id_tokens, authorization codes bound to PKCE S256, refresh-token rotation with
+/// reuse detection (a replayed refresh token revokes its whole chain), RFC 7009 revocation,
+/// device-bound keys and app disconnect, signing-key rotation. Each endpoint can be scripted to
+/// fail for its next calls (``script(_:on:times:)``), and every request is logged without secrets.
+///
+/// Token times come from the injected wall clock `now`; scripted waits (timeouts, slow answers)
+/// sleep on the injected `clock`, so a test clock makes them instantaneous and deterministic.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let provider = try SimulatedProvider(clock: clock, now: { clock.wallClockNow() })
+/// provider.script(.serverError(), on: .token, times: 2)
+/// ```
+public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.Duration == Duration {
+    /// The issuer, client and lifetimes this provider was started with.
+    public let configuration: SimulatedProviderConfiguration
+    private let clock: C
+    private let now: @Sendable () -> Date
+    private let state: Mutex<SimulatedProviderState>
+
+    /// Starts a provider.
+    ///
+    /// - Parameters:
+    ///   - configuration: issuer, client, redirect URI and lifetimes.
+    ///   - clock: the clock scripted waits sleep on.
+    ///   - now: the wall clock that stamps tokens (`iat`, `exp`, `expires_in`) and judges expiry.
+    ///   - signingKeys: pre-generated RSA keys (see ``SimulatedProviderKeys``): the first signs from
+    ///     the start, the others are used in turn by ``rotateSigningKey(retainPreviousFor:)``. When
+    ///     empty, a 2048-bit key is generated, which takes a noticeable fraction of a second.
+    public init(
+        configuration: SimulatedProviderConfiguration = SimulatedProviderConfiguration(), clock: C,
+        now: @escaping @Sendable () -> Date, signingKeys: [RSAPrivateKey] = []
+    ) throws(CryptoError) {
+        let keys = signingKeys.isEmpty ? [try RSAPrivateKey.generate(bitCount: 2048)] : signingKeys
+        self.configuration = configuration
+        self.clock = clock
+        self.now = now
+        self.state = Mutex(SimulatedProviderState(configuration: configuration, keys: keys))
+    }
+
+    // MARK: HTTP
+
+    /// Answers one request as the provider would, after any fault scripted for its endpoint.
+    ///
+    /// A URL outside the issuer's origin fails with `connectionFailed`, as no host would answer it.
+    public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        guard !Task.isCancelled else { throw .cancelled }
+        let outcome = state.withLock { $0.receive(request, now: now()) }
+        switch outcome {
+        case .respond(let response):
+            return response
+        case .respondAfter(let delay, let response):
+            try await sleep(for: delay)
+            return response
+        case .timeOut:
+            try await sleep(for: configuration.timeoutDeadline)
+            throw .timedOut
+        case .fail(let error):
+            throw error
+        }
+    }
+
+    private func sleep(for duration: Duration) async throws(TransportError) {
+        do {
+            try await clock.sleep(for: duration)
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    // MARK: Authorization
+
+    /// Plays the authorization page: validates the request and returns the callback URL the
+    /// browser would be sent to.
+    ///
+    /// The callback carries `code` and `state` (and `iss`, see
+    /// ``SimulatedProviderConfiguration/includesIssuerInCallback``), or `error=access_denied` when
+    /// the person denies, or another `error` when the request is unacceptable (no PKCE S256, a
+    /// response type other than `code`, no `openid` scope). The code remembers the PKCE challenge,
+    /// the nonce, the redirect URI and `subject`, and may be exchanged once.
+    ///
+    /// - Throws: when the request names an unknown client or redirect URI, to which no provider
+    ///   would ever redirect.
+    public func authorize(
+        _ authorizationURL: URL, subject: String, decision: SimulatedProviderDecision = .approve
+    ) throws(SimulatedProviderAuthorizationError) -> URL {
+        try state.withLock { (state) throws(SimulatedProviderAuthorizationError) -> URL in
+            try state.authorize(authorizationURL, subject: subject, decision: decision, now: now())
+        }
+    }
+
+    /// Sets the identity claims id_tokens carry for `user.subject` from now on.
+    public func register(_ user: SimulatedProviderUser) {
+        state.withLock { $0.users[user.subject] = user }
+    }
+
+    // MARK: Faults
+
+    /// Makes the next `times` calls to `endpoint` show `fault`.
+    ///
+    /// Faults scripted for the same endpoint queue up in order: `script(.timeout, on: .token)`
+    /// then `script(.serverError(), on: .token, times: 2)` makes the next three token calls time
+    /// out, fail, fail.
+    public func script(_ fault: SimulatedProviderFault, on endpoint: SimulatedProviderEndpoint, times: Int = 1) {
+        guard times > 0 else { return }
+        state.withLock { $0.faults[endpoint, default: []].append((fault, times)) }
+    }
+
+    /// Forgets every fault not shown yet.
+    public func clearScriptedFaults() {
+        state.withLock { $0.faults = [:] }
+    }
+
+    /// How many calls to `endpoint` will still be answered by a scripted fault.
+    public func pendingFaultCount(on endpoint: SimulatedProviderEndpoint) -> Int {
+        state.withLock { $0.faults[endpoint]?.reduce(0) { $0 + $1.remaining } ?? 0 }
+    }
+
+    // MARK: Signing keys
+
+    /// Replaces the signing key with the next pre-generated one (or a freshly generated one) under a new `kid`.
+    ///
+    /// - Parameter grace: how long the previous key stays in the JWKS, on the wall clock; `nil`
+    ///   uses ``SimulatedProviderConfiguration/signingKeyGracePeriod``, `.zero` drops it at once
+    ///   (tokens signed with it then fail with an unknown `kid`).
+    /// - Returns: the new key id.
+    @discardableResult
+    public func rotateSigningKey(retainPreviousFor grace: Duration? = nil) throws(CryptoError) -> String {
+        let spare = state.withLock { $0.spareKeys.isEmpty ? nil : $0.spareKeys.removeFirst() }
+        let key: RSAPrivateKey
+        if let spare {
+            key = spare
+        } else {
+            key = try RSAPrivateKey.generate(bitCount: 2048)
+        }
+        let grace = grace ?? configuration.signingKeyGracePeriod
+        return state.withLock { $0.installSigningKey(key, grace: grace, now: now()) }
+    }
+
+    /// The `kid` new id_tokens are signed under.
+    public var currentKeyID: String {
+        state.withLock { $0.currentKey.keyID }
+    }
+
+    /// The `kid`s the JWKS lists right now, current key first.
+    public var publishedKeyIDs: [String] {
+        state.withLock { state in state.publishedKeys(now: now()).map(\.keyID) }
+    }
+
+    /// Signs an id_token for `subject` with the current key, outside any flow; for testing verifiers.
+    ///
+    /// The token carries the configured issuer and audience, `nonce` and `at_hash` (for
+    /// `accessToken`) when given, the user's registered identity claims, and the `tampering` asked for.
+    public func signedIDToken(
+        subject: String, nonce: String? = nil, accessToken: String? = nil,
+        tampering: SimulatedProviderFault.IDTokenTampering? = nil
+    ) throws(CryptoError) -> String {
+        try state.withLock { (state) throws(CryptoError) -> String in
+            try state.makeIDToken(
+                subject: subject, clientID: configuration.clientID, nonce: nonce, accessToken: accessToken, now: now(),
+                tampering: tampering)
+        }
+    }
+
+    // MARK: Grants and devices
+
+    /// Revokes every grant `subject` holds, as an administrator would; later refreshes get `invalid_grant`.
+    public func revokeAllGrants(of subject: String) {
+        state.withLock { state in
+            for (grantID, grant) in state.grants.sorted(by: { $0.key < $1.key }) where grant.subject == subject {
+                state.revokeGrant(grantID, reason: .administrative)
+            }
+        }
+    }
+
+    /// Replaces the server's secret for a device, so the secret the client holds becomes invalid.
+    ///
+    /// - Returns: false when the device is unknown.
+    @discardableResult
+    public func invalidateDeviceSecret(deviceUUID: String) -> Bool {
+        state.withLock { state in
+            guard state.devices[deviceUUID] != nil else { return false }
+            state.devices[deviceUUID]?.secret = nil
+            return true
+        }
+    }
+
+    /// The subject a device uuid is registered to, if any.
+    public func deviceOwner(deviceUUID: String) -> String? {
+        state.withLock { $0.devices[deviceUUID]?.subject }
+    }
+
+    /// How many devices were registered through the exchange endpoint.
+    public var registeredDeviceCount: Int {
+        state.withLock { $0.devices.count }
+    }
+
+    /// Whether the provider would accept this refresh token now (current in its chain, chain not revoked).
+    public func isRefreshTokenActive(_ refreshToken: String) -> Bool {
+        state.withLock { $0.isRefreshTokenActive(refreshToken, now: now()) }
+    }
+
+    /// Whether the provider would accept this access token now (not expired, chain not revoked).
+    public func isAccessTokenActive(_ accessToken: String) -> Bool {
+        state.withLock { $0.isAccessTokenActive(accessToken, now: now()) }
+    }
+
+    /// Every chain revoked so far, in order.
+    public var revokedChains: [SimulatedProviderRevokedChain] {
+        state.withLock { $0.revokedChains }
+    }
+
+    /// How many grants are not revoked.
+    public var activeGrantCount: Int {
+        state.withLock { $0.grants.values.count { !$0.isRevoked } }
+    }
+
+    // MARK: Request log
+
+    /// Every request received, in order, without secrets.
+    public var requestLog: [SimulatedProviderLogEntry] {
+        state.withLock { $0.log }
+    }
+
+    /// How many requests reached `endpoint`, faulted ones included.
+    public func requestCount(for endpoint: SimulatedProviderEndpoint) -> Int {
+        state.withLock { $0.requestCounts[endpoint] ?? 0 }
+    }
+
+    /// How many token requests carried this `grant_type` (e.g. `refresh_token`).
+    public func requestCount(grantType: String) -> Int {
+        state.withLock { $0.grantTypeCounts[grantType] ?? 0 }
+    }
+
+    /// How many requests reached the token endpoint.
+    public var tokenRequestCount: Int {
+        requestCount(for: .token)
+    }
+}

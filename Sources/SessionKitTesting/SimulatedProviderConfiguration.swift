@@ -1,0 +1,89 @@
+import Foundation
+
+/// How a ``SimulatedProvider`` presents itself: its issuer, the one client it knows, and its token lifetimes.
+///
+/// The defaults follow the 1pass.dev profile on a host of its own, so a test that changes nothing
+/// gets a provider shaped like the reference one.
+public struct SimulatedProviderConfiguration: Sendable, Equatable {
+    /// The issuer identifier; every endpoint lives under it and id_tokens carry it as `iss`.
+    public var issuer: URL
+    /// The public client the provider accepts.
+    public var clientID: String
+    /// The redirect URI registered for ``clientID``.
+    public var redirectURI: URL
+    /// Extra audiences added to every id_token; when not empty, `aud` becomes an array and `azp` is set.
+    public var additionalAudiences: [String]
+    /// How long an access token (and the `expires_in` it is announced with) lasts.
+    public var accessTokenLifetime: Duration
+    /// How long an id_token lasts (`exp` - `iat`).
+    public var idTokenLifetime: Duration
+    /// How long a refresh token may be used after it was issued; `nil` means until it is rotated or revoked.
+    public var refreshTokenLifetime: Duration?
+    /// How long an authorization code may be exchanged after it was issued.
+    public var authorizationCodeLifetime: Duration
+    /// How long a device-bound key lasts.
+    public var deviceKeyLifetime: Duration
+    /// How long a retired signing key stays in the JWKS after ``SimulatedProvider/rotateSigningKey(retainPreviousFor:)``.
+    public var signingKeyGracePeriod: Duration
+    /// How long a scripted timeout keeps the caller waiting (on the injected clock) before it fails.
+    public var timeoutDeadline: Duration
+    /// Whether a refresh hands out a new refresh token (and retires the presented one).
+    public var rotatesRefreshTokens: Bool
+    /// Whether a refresh response carries a new id_token.
+    public var issuesIDTokenOnRefresh: Bool
+    /// Whether the authorization callback carries `iss` (RFC 9207).
+    public var includesIssuerInCallback: Bool
+
+    /// Creates a configuration; every parameter has the 1pass.dev-shaped default.
+    public init(
+        issuer: URL = URL(string: "https://sim.1pass.test")!,
+        clientID: String = "sim-client",
+        redirectURI: URL = URL(string: "com.example.app://oauth/callback")!,
+        additionalAudiences: [String] = [],
+        accessTokenLifetime: Duration = .seconds(3600),
+        idTokenLifetime: Duration = .seconds(3600),
+        refreshTokenLifetime: Duration? = nil,
+        authorizationCodeLifetime: Duration = .seconds(60),
+        deviceKeyLifetime: Duration = .seconds(3600),
+        signingKeyGracePeriod: Duration = .seconds(86_400),
+        timeoutDeadline: Duration = .seconds(30),
+        rotatesRefreshTokens: Bool = true,
+        issuesIDTokenOnRefresh: Bool = true,
+        includesIssuerInCallback: Bool = true
+    ) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.additionalAudiences = additionalAudiences
+        self.accessTokenLifetime = accessTokenLifetime
+        self.idTokenLifetime = idTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.authorizationCodeLifetime = authorizationCodeLifetime
+        self.deviceKeyLifetime = deviceKeyLifetime
+        self.signingKeyGracePeriod = signingKeyGracePeriod
+        self.timeoutDeadline = timeoutDeadline
+        self.rotatesRefreshTokens = rotatesRefreshTokens
+        self.issuesIDTokenOnRefresh = issuesIDTokenOnRefresh
+        self.includesIssuerInCallback = includesIssuerInCallback
+    }
+
+    /// The issuer as it appears in `iss` and the discovery document (no trailing slash).
+    var issuerString: String {
+        var text = issuer.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
+    /// The absolute URL of an endpoint path under the issuer.
+    func url(for path: String) -> String {
+        issuerString + path
+    }
+}
+
+extension Duration {
+    /// The duration in seconds as a `TimeInterval`, for arithmetic with wall-clock dates.
+    var simulatedProviderSeconds: TimeInterval {
+        let parts = components
+        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+    }
+}

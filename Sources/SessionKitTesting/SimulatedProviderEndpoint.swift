@@ -1,0 +1,43 @@
+/// The HTTP endpoints a ``SimulatedProvider`` serves, each addressable for scripted faults and counters.
+public enum SimulatedProviderEndpoint: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// `GET /.well-known/openid-configuration`.
+    case discovery
+    /// `GET /.well-known/jwks.json`.
+    case jwks
+    /// `POST /oauth/token` (authorization code and refresh token grants).
+    case token
+    /// `POST /oauth/revoke` (RFC 7009).
+    case revocation
+    /// `POST /api/v1/me/device_keys/exchange` (device-bound key, Bearer access token).
+    case deviceKeyExchange
+    /// `DELETE /api/v1/me/connected_apps/{client_id}` (app disconnect, Bearer device key).
+    case disconnect
+
+    /// The path under the issuer; for ``disconnect`` the prefix the client id follows.
+    public var path: String {
+        switch self {
+        case .discovery: "/.well-known/openid-configuration"
+        case .jwks: "/.well-known/jwks.json"
+        case .token: "/oauth/token"
+        case .revocation: "/oauth/revoke"
+        case .deviceKeyExchange: "/api/v1/me/device_keys/exchange"
+        case .disconnect: "/api/v1/me/connected_apps/"
+        }
+    }
+
+    /// The only method the endpoint accepts.
+    public var method: String {
+        switch self {
+        case .discovery, .jwks: "GET"
+        case .token, .revocation, .deviceKeyExchange: "POST"
+        case .disconnect: "DELETE"
+        }
+    }
+
+    /// The endpoint's name, e.g. `token`.
+    public var description: String { rawValue }
+
+    /// The path of the authorization endpoint, which is not served over HTTP but through
+    /// ``SimulatedProvider/authorize(_:subject:decision:)``.
+    public static let authorizationPath = "/oauth/authorize"
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// A JSON value the simulated provider writes, with its keys in the order they were given.
+///
+/// Writing by hand keeps responses and id_token payloads byte-for-byte stable from run to run and
+/// free of platform differences (slash escaping, number formatting).
+enum SimulatedProviderJSON: Sendable, Equatable {
+    case string(String)
+    case integer(Int)
+    case bool(Bool)
+    case array([SimulatedProviderJSON])
+    case object([(String, SimulatedProviderJSON)])
+
+    static func == (lhs: SimulatedProviderJSON, rhs: SimulatedProviderJSON) -> Bool {
+        lhs.serialized == rhs.serialized
+    }
+
+    /// The compact serialization.
+    var serialized: String {
+        switch self {
+        case .string(let text): Self.quote(text)
+        case .integer(let number): String(number)
+        case .bool(let flag): flag ? "true" : "false"
+        case .array(let items): "[" + items.map(\.serialized).joined(separator: ",") + "]"
+        case .object(let members):
+            "{" + members.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// The serialization as UTF-8 bytes.
+    var bytes: [UInt8] { Array(serialized.utf8) }
+
+    private static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// One member of a parsed request body, reduced to what the endpoints need.
+    enum Field: Sendable, Equatable {
+        case string(String)
+        case null
+        case other
+    }
+
+    /// Parses a request body that must be one JSON object; `nil` for anything else.
+    static func parseObject(_ data: Data) -> [String: Field]? {
+        guard let object = try? JSONSerialization.jsonObject(with: data), let dictionary = object as? [String: Any]
+        else { return nil }
+        return dictionary.mapValues { value in
+            switch value {
+            case let text as String: .string(text)
+            case is NSNull: .null
+            default: .other
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import SessionKit
+import SessionKitJOSE
+
+extension SimulatedProviderState {
+    /// The OpenID discovery document (OpenID Connect Discovery 1.0 §3).
+    func discoveryAnswer() -> Answer {
+        var members: [(String, SimulatedProviderJSON)] = [
+            ("issuer", .string(configuration.issuerString)),
+            ("authorization_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.authorizationPath))),
+            ("token_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.token.path))),
+            ("jwks_uri", .string(configuration.url(for: SimulatedProviderEndpoint.jwks.path))),
+            ("revocation_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.revocation.path))),
+            ("response_types_supported", .array([.string("code")])),
+            ("grant_types_supported", .array([.string("authorization_code"), .string("refresh_token")])),
+            ("subject_types_supported", .array([.string("public")])),
+            ("id_token_signing_alg_values_supported", .array([.string("RS256")])),
+            ("code_challenge_methods_supported", .array([.string("S256")])),
+            ("token_endpoint_auth_methods_supported", .array([.string("none")])),
+            ("revocation_endpoint_auth_methods_supported", .array([.string("none")])),
+            ("scopes_supported", .array(["openid", "profile:basic", "email"].map(SimulatedProviderJSON.string))),
+        ]
+        if configuration.includesIssuerInCallback {
+            members.append(("authorization_response_iss_parameter_supported", .bool(true)))
+        }
+        return Answer(Self.json(200, .object(members), headers: ["Cache-Control": "max-age=3600"]))
+    }
+
+    /// The keys id_tokens may be verified with: the current one and retired ones still in their grace period.
+    func publishedKeys(now: Date) -> [SigningKey] {
+        [currentKey] + retiredKeys.filter { key in key.publishedUntil.map { now < $0 } ?? false }
+    }
+
+    /// The JWKS document.
+    func jwksAnswer(now: Date) -> Answer {
+        let jwks = JWKS(keys: publishedKeys(now: now).map { $0.key.publicJWK(keyID: $0.keyID) })
+        return Answer(
+            HTTPResponse(
+                status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "max-age=3600"],
+                body: Data(jwks.jsonData())))
+    }
+
+    /// Makes `key` the signing key; the previous one stays published until `now + grace` (not at all for zero).
+    mutating func installSigningKey(_ key: RSAPrivateKey, grace: Duration, now: Date) -> String {
+        keyCounter += 1
+        var previous = currentKey
+        previous.publishedUntil = now.addingTimeInterval(grace.simulatedProviderSeconds)
+        retiredKeys = retiredKeys.filter { $0.publishedUntil.map { now < $0 } ?? false }
+        if grace > .zero { retiredKeys.append(previous) }
+        currentKey = SigningKey(key: key, keyID: Self.keyID(number: keyCounter))
+        return currentKey.keyID
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import SessionKit
+
+extension SimulatedProviderState {
+    /// `POST /oauth/revoke` (RFC 7009): revokes the whole grant a refresh or access token belongs to.
+    ///
+    /// An unknown, expired or already revoked token is answered with 200 too (RFC 7009 §2.2), so a
+    /// client cannot probe which tokens exist.
+    mutating func revocationAnswer(_ request: HTTPRequest) -> Answer {
+        guard Self.hasContentType(request, "application/x-www-form-urlencoded") else {
+            return Self.error(400, "invalid_request", "the body must be application/x-www-form-urlencoded")
+        }
+        let form: [String: String]
+        do { form = try Self.form(of: request) } catch { return Self.formError(error) }
+        guard form["client_id"] == configuration.clientID else {
+            return Self.error(401, "invalid_client", "unknown client")
+        }
+        guard let token = form["token"] else { return Self.error(400, "invalid_request", "token is missing") }
+        if let hint = form["token_type_hint"], hint != "refresh_token", hint != "access_token" {
+            return Self.error(400, "unsupported_token_type")
+        }
+        let grantID = refreshTokens[token]?.grantID ?? accessTokens[token]?.grantID
+        if let grantID, grants[grantID]?.clientID == form["client_id"] {
+            revokeGrant(grantID, reason: .revocation)
+        }
+        return Answer(HTTPResponse(status: 200, headers: ["Cache-Control": "no-store"]))
+    }
+
+    /// Revokes a grant and everything issued from it; revoking it again changes nothing.
+    mutating func revokeGrant(_ grantID: Int, reason: SimulatedProviderRevokedChain.Reason) {
+        guard var grant = grants[grantID], !grant.isRevoked else { return }
+        grant.isRevoked = true
+        grant.currentRefreshToken = nil
+        grants[grantID] = grant
+        revokedChains.append(SimulatedProviderRevokedChain(subject: grant.subject, clientID: grant.clientID, reason: reason))
+    }
+
+    /// Whether an access token would be accepted now.
+    func isAccessTokenActive(_ token: String, now: Date) -> Bool {
+        guard let record = accessTokens[token], let grant = grants[record.grantID] else { return false }
+        return !grant.isRevoked && now < record.expiresAt
+    }
+
+    /// Whether a refresh token would be accepted now.
+    func isRefreshTokenActive(_ token: String, now: Date) -> Bool {
+        guard let record = refreshTokens[token], let grant = grants[record.grantID] else { return false }
+        guard !grant.isRevoked, grant.currentRefreshToken == token else { return false }
+        guard let lifetime = configuration.refreshTokenLifetime else { return true }
+        return now < record.issuedAt.addingTimeInterval(lifetime.simulatedProviderSeconds)
+    }
+}

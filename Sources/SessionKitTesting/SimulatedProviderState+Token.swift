@@ -1,0 +1,220 @@
+import Foundation
+import SessionKit
+import SessionKitJOSE
+
+extension SimulatedProviderState {
+    /// `POST /oauth/token`: the authorization code grant (with PKCE) and the refresh token grant.
+    mutating func tokenAnswer(
+        _ request: HTTPRequest, now: Date, tampering: SimulatedProviderFault.IDTokenTampering?
+    ) -> Answer {
+        guard Self.hasContentType(request, "application/x-www-form-urlencoded") else {
+            return Self.error(400, "invalid_request", "the body must be application/x-www-form-urlencoded")
+        }
+        let form: [String: String]
+        do { form = try Self.form(of: request) } catch { return Self.formError(error) }
+        guard form["client_id"] == configuration.clientID else {
+            return Self.error(401, "invalid_client", "unknown client")
+        }
+        switch form["grant_type"] {
+        case "authorization_code": return exchangeCode(form, now: now, tampering: tampering)
+        case "refresh_token": return refresh(form, now: now, tampering: tampering)
+        case nil: return Self.error(400, "invalid_request", "grant_type is missing")
+        default: return Self.error(400, "unsupported_grant_type")
+        }
+    }
+
+    private mutating func exchangeCode(
+        _ form: [String: String], now: Date, tampering: SimulatedProviderFault.IDTokenTampering?
+    ) -> Answer {
+        guard let code = form["code"], var record = codes[code] else {
+            return Self.error(400, "invalid_grant", "unknown authorization code")
+        }
+        if let grantID = record.grantID {
+            // RFC 6749 §10.5: a replayed code revokes what was issued from it.
+            revokeGrant(grantID, reason: .authorizationCodeReuse)
+            return Self.error(400, "invalid_grant", "the authorization code was already used")
+        }
+        guard now < record.issuedAt.addingTimeInterval(configuration.authorizationCodeLifetime.simulatedProviderSeconds)
+        else { return Self.error(400, "invalid_grant", "the authorization code expired") }
+        guard record.clientID == form["client_id"] else {
+            return Self.error(400, "invalid_grant", "the code was issued to another client")
+        }
+        guard form["redirect_uri"] == record.redirectURI else {
+            return Self.error(400, "invalid_grant", "redirect_uri does not match the authorization request")
+        }
+        guard let verifier = form["code_verifier"] else {
+            return Self.error(400, "invalid_grant", "code_verifier is missing")
+        }
+        guard Self.isWellFormedVerifier(verifier), PKCE.challenge(forVerifier: verifier) == record.challenge else {
+            return Self.error(400, "invalid_grant", "PKCE verification failed")
+        }
+        let grantID = nextGrantID
+        let grant = Grant(subject: record.subject, clientID: record.clientID, scope: record.scope)
+        let answer = issueTokens(for: grant, grantID: grantID, nonce: record.nonce, isRefresh: false, now: now, tampering: tampering)
+        if answer.response.status == 200 {
+            nextGrantID += 1
+            record.grantID = grantID
+            codes[code] = record
+        }
+        return answer
+    }
+
+    private mutating func refresh(
+        _ form: [String: String], now: Date, tampering: SimulatedProviderFault.IDTokenTampering?
+    ) -> Answer {
+        guard let token = form["refresh_token"], let record = refreshTokens[token], let grant = grants[record.grantID]
+        else { return Self.error(400, "invalid_grant", "unknown refresh token") }
+        guard !grant.isRevoked else { return Self.error(400, "invalid_grant", "the grant was revoked") }
+        guard grant.clientID == form["client_id"] else {
+            return Self.error(400, "invalid_grant", "the refresh token was issued to another client")
+        }
+        guard grant.currentRefreshToken == token else {
+            revokeGrant(record.grantID, reason: .refreshTokenReuse)
+            return Self.error(400, "invalid_grant", "refresh token reuse detected; the grant was revoked")
+        }
+        if let lifetime = configuration.refreshTokenLifetime,
+            now >= record.issuedAt.addingTimeInterval(lifetime.simulatedProviderSeconds)
+        {
+            return Self.error(400, "invalid_grant", "the refresh token expired")
+        }
+        if let scope = form["scope"] {
+            let granted = Set(grant.scope.split(separator: " "))
+            guard Set(scope.split(separator: " ")).isSubset(of: granted) else {
+                return Self.error(400, "invalid_scope", "the scope exceeds the original grant")
+            }
+        }
+        return issueTokens(for: grant, grantID: record.grantID, nonce: nil, isRefresh: true, now: now, tampering: tampering)
+    }
+
+    /// Builds and signs everything first, then records it, so a signing failure changes nothing.
+    private mutating func issueTokens(
+        for grant: Grant, grantID: Int, nonce: String?, isRefresh: Bool, now: Date,
+        tampering: SimulatedProviderFault.IDTokenTampering?
+    ) -> Answer {
+        let accessToken: String
+        let refreshToken: String?
+        let idToken: String?
+        do {
+            accessToken = try RandomToken.generate(byteCount: 32)
+            let rotates = !isRefresh || configuration.rotatesRefreshTokens
+            refreshToken = rotates ? try RandomToken.generate(byteCount: 32) : nil
+            idToken =
+                !isRefresh || configuration.issuesIDTokenOnRefresh
+                ? try makeIDToken(
+                    subject: grant.subject, clientID: grant.clientID, nonce: nonce, accessToken: accessToken, now: now,
+                    tampering: tampering)
+                : nil
+        } catch {
+            return Self.error(500, "server_error", "the tokens could not be issued")
+        }
+
+        var stored = grant
+        if let refreshToken {
+            refreshTokens[refreshToken] = RefreshTokenRecord(grantID: grantID, issuedAt: now)
+            stored.currentRefreshToken = refreshToken
+        }
+        grants[grantID] = stored
+        let lifetime = configuration.accessTokenLifetime.simulatedProviderSeconds
+        accessTokens[accessToken] = AccessTokenRecord(grantID: grantID, expiresAt: now.addingTimeInterval(lifetime))
+
+        var members: [(String, SimulatedProviderJSON)] = [
+            ("access_token", .string(accessToken)),
+            ("token_type", .string("Bearer")),
+            ("expires_in", .integer(Int(lifetime.rounded(.down)))),
+        ]
+        if let refreshToken { members.append(("refresh_token", .string(refreshToken))) }
+        if let idToken { members.append(("id_token", .string(idToken))) }
+        members.append(("scope", .string(grant.scope)))
+        return Answer(Self.json(200, .object(members)))
+    }
+
+    /// Signs an id_token with the current key, altered as `tampering` asks.
+    func makeIDToken(
+        subject: String, clientID: String, nonce: String?, accessToken: String?, now: Date,
+        tampering: SimulatedProviderFault.IDTokenTampering?
+    ) throws(CryptoError) -> String {
+        var issuer = configuration.issuerString
+        var sub = subject
+        var audiences = [clientID] + configuration.additionalAudiences
+        var nonce = nonce
+        var issuedAt = now
+        var expiresAt = now.addingTimeInterval(configuration.idTokenLifetime.simulatedProviderSeconds)
+        var keyID = currentKey.keyID
+        switch tampering {
+        case .subject(let other): sub = other
+        case .audience(let other): audiences = [other]
+        case .issuer(let other): issuer = other
+        case .nonce(let other): nonce = other
+        case .expired:
+            issuedAt = now.addingTimeInterval(-7200)
+            expiresAt = now.addingTimeInterval(-3600)
+        case .keyID(let other): keyID = other
+        case .badSignature, nil: break
+        }
+
+        var claims: [(String, SimulatedProviderJSON)] = [
+            ("iss", .string(issuer)),
+            ("sub", .string(sub)),
+            ("aud", audiences.count == 1 ? .string(audiences[0]) : .array(audiences.map(SimulatedProviderJSON.string))),
+            ("exp", .integer(Self.seconds(expiresAt))),
+            ("iat", .integer(Self.seconds(issuedAt))),
+        ]
+        if audiences.count > 1 { claims.append(("azp", .string(clientID))) }
+        if let nonce { claims.append(("nonce", .string(nonce))) }
+        if let accessToken { claims.append(("at_hash", .string(AccessTokenHash.compute(for: accessToken)))) }
+        if let user = users[subject] {
+            if let value = user.canonicalSubject { claims.append(("canonical_sub", .string(value))) }
+            if let value = user.isCanonical { claims.append(("is_canonical", .bool(value))) }
+            if let value = user.linkedSubjects {
+                claims.append(("linked_subs", .array(value.map(SimulatedProviderJSON.string))))
+            }
+            if let value = user.isAnonymous { claims.append(("anonymous", .bool(value))) }
+            if let value = user.wasPreviouslyAnonymous { claims.append(("previously_anonymous", .bool(value))) }
+            if let value = user.email { claims.append(("email", .string(value))) }
+        }
+
+        let token = try CompactJWS.signRS256(
+            payload: SimulatedProviderJSON.object(claims).bytes, keyID: keyID, key: currentKey.key)
+        return tampering == .badSignature ? Self.corruptingSignature(of: token) : token
+    }
+
+    /// Changes the first character of the signature, which flips signature bits while keeping it valid base64url.
+    static func corruptingSignature(of token: String) -> String {
+        guard let lastDot = token.lastIndex(of: ".") else { return token }
+        let signatureStart = token.index(after: lastDot)
+        guard signatureStart < token.endIndex else { return token }
+        let replacement: Character = token[signatureStart] == "A" ? "B" : "A"
+        return String(token[..<signatureStart]) + String(replacement) + String(token[token.index(after: signatureStart)...])
+    }
+
+    static func seconds(_ date: Date) -> Int {
+        Int(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// RFC 7636 §4.1: 43 to 128 unreserved characters.
+    static func isWellFormedVerifier(_ verifier: String) -> Bool {
+        (43...128).contains(verifier.utf8.count)
+            && verifier.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                    UInt8(ascii: "~"):
+                    true
+                default: false
+                }
+            }
+    }
+
+    static func hasContentType(_ request: HTTPRequest, _ expected: String) -> Bool {
+        guard let value = request.header("Content-Type") else { return false }
+        let mediaType = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == expected
+    }
+
+    static func formError(_ failure: SimulatedProviderForm.Failure) -> Answer {
+        switch failure {
+        case .repeated: error(400, "invalid_request", "a parameter is repeated")
+        case .undecodable: error(400, "invalid_request", "the form could not be decoded")
+        }
+    }
+}

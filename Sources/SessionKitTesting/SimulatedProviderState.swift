@@ -1,0 +1,277 @@
+import Foundation
+import SessionKit
+import SessionKitJOSE
+
+/// Everything a ``SimulatedProvider`` knows, and the synchronous handling of one request.
+///
+/// It is a value type behind the provider's mutex: each request is handled in one critical
+/// section given the wall-clock time it arrived at, so the provider stays consistent under any
+/// number of concurrent callers. Sleeping (timeouts, slow answers) is left to the provider shell.
+struct SimulatedProviderState {
+    /// What the shell does after the critical section.
+    enum Outcome: Sendable {
+        /// Answer at once.
+        case respond(HTTPResponse)
+        /// Sleep on the injected clock, then answer.
+        case respondAfter(Duration, HTTPResponse)
+        /// Sleep the configured deadline, then fail with `timedOut`.
+        case timeOut
+        /// Fail at once.
+        case fail(TransportError)
+    }
+
+    /// An answer with the fields the request log keeps.
+    struct Answer {
+        var response: HTTPResponse
+        var errorCode: String?
+
+        init(_ response: HTTPResponse, errorCode: String? = nil) {
+            self.response = response
+            self.errorCode = errorCode
+        }
+    }
+
+    struct SigningKey {
+        let key: RSAPrivateKey
+        let keyID: String
+        /// The instant a retired key leaves the JWKS.
+        var publishedUntil: Date?
+    }
+
+    struct AuthorizationCode {
+        let clientID: String
+        let redirectURI: String
+        let challenge: String
+        let nonce: String?
+        let subject: String
+        let scope: String
+        let issuedAt: Date
+        /// Set once the code was exchanged; a second exchange revokes this grant.
+        var grantID: Int?
+    }
+
+    struct Grant {
+        let subject: String
+        let clientID: String
+        let scope: String
+        var currentRefreshToken: String?
+        var isRevoked = false
+    }
+
+    struct RefreshTokenRecord {
+        let grantID: Int
+        let issuedAt: Date
+    }
+
+    struct AccessTokenRecord {
+        let grantID: Int
+        let expiresAt: Date
+    }
+
+    struct Device {
+        let subject: String
+        /// `nil` once invalidated by a test: no presented secret matches until the device bootstraps again.
+        var secret: String?
+        var platform: String
+    }
+
+    struct DeviceKeyRecord {
+        let subject: String
+        let expiresAt: Date
+    }
+
+    let configuration: SimulatedProviderConfiguration
+
+    var currentKey: SigningKey
+    var retiredKeys: [SigningKey] = []
+    var spareKeys: [RSAPrivateKey]
+    var keyCounter = 1
+
+    var users: [String: SimulatedProviderUser] = [:]
+    var codes: [String: AuthorizationCode] = [:]
+    var grants: [Int: Grant] = [:]
+    var nextGrantID = 1
+    var refreshTokens: [String: RefreshTokenRecord] = [:]
+    var accessTokens: [String: AccessTokenRecord] = [:]
+    var devices: [String: Device] = [:]
+    var deviceKeys: [String: DeviceKeyRecord] = [:]
+
+    var faults: [SimulatedProviderEndpoint: [(fault: SimulatedProviderFault, remaining: Int)]] = [:]
+    var log: [SimulatedProviderLogEntry] = []
+    var requestCounts: [SimulatedProviderEndpoint: Int] = [:]
+    var grantTypeCounts: [String: Int] = [:]
+    var revokedChains: [SimulatedProviderRevokedChain] = []
+
+    init(configuration: SimulatedProviderConfiguration, keys: [RSAPrivateKey]) {
+        precondition(!keys.isEmpty, "the provider shell always supplies a signing key")
+        self.configuration = configuration
+        self.currentKey = SigningKey(key: keys[0], keyID: Self.keyID(number: 1))
+        self.spareKeys = Array(keys.dropFirst())
+    }
+
+    static func keyID(number: Int) -> String { "sim-key-\(number)" }
+
+    // MARK: Receiving a request
+
+    /// Handles one request completely: counts it, applies a scripted fault, changes state, logs it.
+    mutating func receive(_ request: HTTPRequest, now: Date) -> Outcome {
+        let path = Self.path(of: request.url)
+        guard Self.sameOrigin(request.url, configuration.issuer) else {
+            appendLog(request, path: path, endpoint: nil, grantType: nil, status: nil, errorCode: nil, fault: nil, now: now)
+            return .fail(.connectionFailed("no simulated host answers at this address"))
+        }
+        let relative = relativePath(path)
+        guard let (endpoint, clientIDSegment) = Self.endpoint(forRelativePath: relative) else {
+            let answer = Self.error(404, "not_found")
+            appendLog(request, path: path, endpoint: nil, grantType: nil, status: 404, errorCode: answer.errorCode, fault: nil, now: now)
+            return .respond(answer.response)
+        }
+        requestCounts[endpoint, default: 0] += 1
+        let form = endpoint == .token || endpoint == .revocation ? try? Self.form(of: request) : nil
+        let grantType = endpoint == .token ? form?["grant_type"] : nil
+        if let grantType { grantTypeCounts[grantType, default: 0] += 1 }
+        let fault = takeFault(for: endpoint)
+
+        func logged(_ answer: Answer) -> HTTPResponse {
+            appendLog(request, path: path, endpoint: endpoint, grantType: grantType, status: answer.response.status,
+                      errorCode: answer.errorCode, fault: fault, now: now)
+            return answer.response
+        }
+        func process(tampering: SimulatedProviderFault.IDTokenTampering? = nil) -> Answer {
+            guard request.method == endpoint.method else {
+                return Answer(HTTPResponse(status: 405, headers: ["Allow": endpoint.method]))
+            }
+            return handle(endpoint, request, clientIDSegment: clientIDSegment, now: now, tampering: tampering)
+        }
+
+        switch fault {
+        case nil:
+            return .respond(logged(process()))
+        case .timeout?:
+            appendLog(request, path: path, endpoint: endpoint, grantType: grantType, status: nil, errorCode: nil, fault: fault, now: now)
+            return .timeOut
+        case .timeoutAfterProcessing?:
+            _ = process()
+            appendLog(request, path: path, endpoint: endpoint, grantType: grantType, status: nil, errorCode: nil, fault: fault, now: now)
+            return .timeOut
+        case .connectionFailure?:
+            appendLog(request, path: path, endpoint: endpoint, grantType: grantType, status: nil, errorCode: nil, fault: fault, now: now)
+            return .fail(.connectionFailed("simulated connection failure"))
+        case .slow(let delay)?:
+            return .respondAfter(delay, logged(process()))
+        case .tamperedIDToken(let tampering)?:
+            return .respond(logged(process(tampering: endpoint == .token ? tampering : nil)))
+        case let canned?:
+            return .respond(logged(Self.cannedAnswer(canned, endpoint: endpoint)))
+        }
+    }
+
+    private mutating func takeFault(for endpoint: SimulatedProviderEndpoint) -> SimulatedProviderFault? {
+        guard var queue = faults[endpoint], !queue.isEmpty else { return nil }
+        let fault = queue[0].fault
+        queue[0].remaining -= 1
+        if queue[0].remaining <= 0 { queue.removeFirst() }
+        faults[endpoint] = queue.isEmpty ? nil : queue
+        return fault
+    }
+
+    private mutating func appendLog(
+        _ request: HTTPRequest, path: String, endpoint: SimulatedProviderEndpoint?, grantType: String?, status: Int?,
+        errorCode: String?, fault: SimulatedProviderFault?, now: Date
+    ) {
+        log.append(
+            SimulatedProviderLogEntry(
+                method: request.method, path: path, endpoint: endpoint, grantType: grantType, status: status,
+                errorCode: errorCode, fault: fault, receivedAt: now))
+    }
+
+    private mutating func handle(
+        _ endpoint: SimulatedProviderEndpoint, _ request: HTTPRequest, clientIDSegment: String?, now: Date,
+        tampering: SimulatedProviderFault.IDTokenTampering?
+    ) -> Answer {
+        switch endpoint {
+        case .discovery: discoveryAnswer()
+        case .jwks: jwksAnswer(now: now)
+        case .token: tokenAnswer(request, now: now, tampering: tampering)
+        case .revocation: revocationAnswer(request)
+        case .deviceKeyExchange: deviceKeyExchangeAnswer(request, now: now)
+        case .disconnect: disconnectAnswer(request, clientID: clientIDSegment ?? "", now: now)
+        }
+    }
+
+    // MARK: Routing
+
+    static func path(of url: URL) -> String {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+    }
+
+    static func sameOrigin(_ url: URL, _ issuer: URL) -> Bool {
+        url.scheme?.lowercased() == issuer.scheme?.lowercased() && url.host?.lowercased() == issuer.host?.lowercased()
+            && url.port == issuer.port
+    }
+
+    private func relativePath(_ path: String) -> String {
+        var prefix = Self.path(of: configuration.issuer)
+        while prefix.hasSuffix("/") { prefix.removeLast() }
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// The endpoint a path under the issuer names, with the percent-decoded client id of a disconnect.
+    static func endpoint(forRelativePath path: String) -> (SimulatedProviderEndpoint, String?)? {
+        for endpoint in SimulatedProviderEndpoint.allCases where endpoint != .disconnect {
+            if path == endpoint.path { return (endpoint, nil) }
+        }
+        let prefix = SimulatedProviderEndpoint.disconnect.path
+        guard path.hasPrefix(prefix) else { return nil }
+        let segment = String(path.dropFirst(prefix.count))
+        guard !segment.isEmpty, !segment.contains("/"), let clientID = segment.removingPercentEncoding else { return nil }
+        return (.disconnect, clientID)
+    }
+
+    static func form(of request: HTTPRequest) throws(SimulatedProviderForm.Failure) -> [String: String] {
+        try SimulatedProviderForm.decodeForm(request.body ?? Data())
+    }
+
+    // MARK: Answers
+
+    static func json(_ status: Int, _ value: SimulatedProviderJSON, headers: [String: String] = [:]) -> HTTPResponse {
+        var all = ["Content-Type": "application/json", "Cache-Control": "no-store", "Pragma": "no-cache"]
+        all.merge(headers) { _, new in new }
+        return HTTPResponse(status: status, headers: all, body: Data(value.bytes))
+    }
+
+    static func error(_ status: Int, _ code: String, _ description: String? = nil, headers: [String: String] = [:]) -> Answer {
+        var members: [(String, SimulatedProviderJSON)] = [("error", .string(code))]
+        if let description { members.append(("error_description", .string(description))) }
+        return Answer(json(status, .object(members), headers: headers), errorCode: code)
+    }
+
+    static func bearerError(_ code: String = "invalid_token", _ description: String? = nil) -> Answer {
+        error(401, code, description, headers: ["WWW-Authenticate": "Bearer error=\"\(code)\""])
+    }
+
+    static func cannedAnswer(_ fault: SimulatedProviderFault, endpoint: SimulatedProviderEndpoint) -> Answer {
+        let usesBearer = endpoint == .deviceKeyExchange || endpoint == .disconnect
+        switch fault {
+        case .serverError(let status, let retryAfter):
+            return error(status, "server_error", "simulated server error",
+                         headers: retryAfter.map { ["Retry-After": String($0)] } ?? [:])
+        case .rateLimited(let seconds):
+            return error(429, "rate_limited", "slow down", headers: ["Retry-After": String(seconds)])
+        case .invalidGrant:
+            return error(400, "invalid_grant", "the grant is invalid")
+        case .unauthorized:
+            return usesBearer ? bearerError() : error(401, "invalid_client", "client authentication failed")
+        case .forbidden:
+            return error(403, "forbidden")
+        case .notFound:
+            return error(404, "not_found")
+        case .malformedJSON:
+            let body = Data(#"{"access_token":"#.utf8)
+            return Answer(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body))
+        case .timeout, .timeoutAfterProcessing, .connectionFailure, .slow, .tamperedIDToken:
+            // The caller handles these before asking for a canned answer.
+            return error(500, "server_error")
+        }
+    }
+}

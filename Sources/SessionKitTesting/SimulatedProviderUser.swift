@@ -1,0 +1,35 @@
+/// The account-identity claims a ``SimulatedProvider`` puts in id_tokens for one subject.
+///
+/// A subject that was never registered gets a plain id_token (`sub` only). Registering the same
+/// subject again replaces its claims; the next id_token (for example after a refresh) carries them,
+/// which is how a test shows an anonymous user being promoted or accounts being linked.
+public struct SimulatedProviderUser: Sendable, Equatable {
+    /// The `sub` claim.
+    public var subject: String
+    /// The `canonical_sub` claim, when the account was merged into another.
+    public var canonicalSubject: String?
+    /// The `is_canonical` claim.
+    public var isCanonical: Bool?
+    /// The `linked_subs` claim: subjects absorbed into this account.
+    public var linkedSubjects: [String]?
+    /// The `anonymous` claim.
+    public var isAnonymous: Bool?
+    /// The `previously_anonymous` claim.
+    public var wasPreviouslyAnonymous: Bool?
+    /// The `email` claim.
+    public var email: String?
+
+    /// Creates a user; every claim but `sub` is left out unless given.
+    public init(
+        subject: String, canonicalSubject: String? = nil, isCanonical: Bool? = nil, linkedSubjects: [String]? = nil,
+        isAnonymous: Bool? = nil, wasPreviouslyAnonymous: Bool? = nil, email: String? = nil
+    ) {
+        self.subject = subject
+        self.canonicalSubject = canonicalSubject
+        self.isCanonical = isCanonical
+        self.linkedSubjects = linkedSubjects
+        self.isAnonymous = isAnonymous
+        self.wasPreviouslyAnonymous = wasPreviouslyAnonymous
+        self.email = email
+    }
+}
