@@ -67,7 +67,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionKitJOSETests",
-            dependencies: ["SessionKitJOSE"],
+            dependencies: ["SessionKitJOSE", "idtoken"],
             swiftSettings: strict
         ),
         .testTarget(

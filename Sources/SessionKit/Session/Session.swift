@@ -86,6 +86,12 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// The current stage.
     public var stage: SessionStage { machine.stage }
 
+    /// How many callers are suspended waiting for the refresh in flight.
+    public var waitingCallerCount: Int {
+        if case .refreshing(let refreshing) = machine.state { return refreshing.waiters.count }
+        return 0
+    }
+
     /// Who is signed in, while the session holds verified tokens.
     public var identity: SessionIdentity? {
         switch machine.state {
