@@ -359,6 +359,7 @@ struct MachineScript: CustomStringConvertible {
         case .handoffTimedOut: "handoffTimedOut"
         case .authorizationDenied: "authorizationDenied"
         case .callbackRejected: "callbackRejected"
+        case .presentationFailed: "presentationFailed"
         case .verificationFailed: "verificationFailed"
         case .provider: "provider"
         case .refreshTokenRejected: "refreshTokenRejected"

@@ -140,16 +140,13 @@ extension StateMachineTests {
         }
 
         @Test func everyStageTheMachineLeavesRevokingForIsDeclared() {
-            // A store failure has no event kind in the table, so revoking → active is undeclared.
             var m = Script.makeRevoking()
             _ = m.serverFailed(.storage(.ioFailure("disk")))
             let declared = SessionEventKind.allCases.flatMap { event -> [SessionStage] in
                 guard case .moves(let targets) = SessionTransitionTable.outcome(of: event, in: .revoking) else { return [] }
                 return targets
             }
-            withKnownIssue("SessionTransitionTable declares no revoking → active edge for ServerOperationFailure.storage") {
-                #expect(declared.contains(m.stage))
-            }
+            #expect(declared.contains(m.stage))
         }
 
         // MARK: - Account deletion
@@ -252,10 +249,7 @@ extension StateMachineTests {
             #expect(lines.last == "resume([92], failed(unsupported(no app disconnect)))")
             #expect(m.stage == .active)
             #expect(m.activeTokens == Script.tokens("A"))
-            // The session stays signed in, yet the published reason says it was signed out.
-            withKnownIssue("disconnecting → active on cannotTell is published with reason .signedOutLocallyOnly") {
-                #expect(!(lines.first ?? "").contains("signed out locally"))
-            }
+            #expect(lines.first == "transition(disconnecting→active: account deletion unavailable (no app disconnect); credentials kept)")
         }
 
         @Test func storeFailureWhileDisconnectingKeepsTheSession() {

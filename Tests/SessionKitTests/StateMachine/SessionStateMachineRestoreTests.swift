@@ -95,15 +95,18 @@ extension StateMachineTests {
                 ])
         }
 
-        @Test func pendingDeletionRefusedEndsSignedOutWithoutTokensInMemory() {
+        @Test func pendingDeletionRefusedGoesOnToRestoreTheKeptSession() {
             var m = Script.makeSignedOut()
             _ = m.restore(.pending(.deleteAccount), waiter: 1)
+            // No verified tokens in memory after a relaunch: the kept credentials are refreshed and verified.
             #expect(
                 m.serverFailed(.refused(status: 403)) == [
-                    "transition(disconnecting→signedOut: disconnect refused (403); credentials kept)",
+                    "transition(disconnecting→refreshing: disconnect refused (403); credentials kept)",
                     "resume([1], failed(accountDeletionRefused(403)))",
+                    "refresh(gen 1, restoring)",
                 ])
-            #expect(m.stage == .signedOut)
+            #expect(m.stage == .refreshing)
+            #expect(m.refreshSucceeded(Script.tokens("B")).contains("transition(refreshing→active: id_token verified; sub alice)"))
         }
 
         @Test func pendingSignOutGivesWayToANewSignIn() {

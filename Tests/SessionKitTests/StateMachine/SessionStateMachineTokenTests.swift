@@ -228,7 +228,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1])
             #expect(
                 m.refreshSucceeded(Script.tokens("C", subject: "bob")) == [
-                    "emit(subjectChanged(alice→bob, absorbed [alice]))",
+                    "emit(subjectChanged(alice→bob, absorbed []))",
                     "transition(refreshing→active: refresh verified; 1 caller served)",
                     "resume([1], tokens(C))",
                 ])
