@@ -116,6 +116,19 @@ import Testing
         }
     }
 
+    @Test func anHTTPDateRetryAfterIsReadAgainstTheClientsWallClock() async throws {
+        // The client's injected now is 2026-01-01T00:00:00Z; the provider asks for 2 minutes.
+        let transport = RecordingTransport(always: .json(503, "{}", headers: ["Retry-After": "Thu, 01 Jan 2026 00:02:00 GMT"]))
+        let client = try client(transport)
+        do {
+            _ = try await client.refresh(Secret("RT-1"))
+            Issue.record("HTTP 503 was accepted")
+        } catch {
+            #expect(error.retryAfter == .seconds(120))
+            #expect(error.isTransient)
+        }
+    }
+
     @Test func aMalformedSuccessIsAnInvalidResponse() async throws {
         let transport = RecordingTransport(always: .json(200, #"{"access_token":"AT-1","token_type":"mac"}"#))
         await #expect(throws: ProviderError.invalidResponse("token_type is not Bearer")) {
