@@ -157,7 +157,7 @@ import Testing
         await waiting.value
         #expect(clock.sleeperCount == 0)
 
-        // Cancelled while already registered as a watch.
+        // Cancelled once it has had a chance to start waiting: it returns either way.
         let registered = Task { await clock.waitForSleepers(count: 10) }
         await Task.yield()
         registered.cancel()
