@@ -14,7 +14,7 @@ import SessionKitJOSE
 enum JOSEBenchmark {
     static func main() throws {
         var json = false
-        var rounds = 30
+        var rounds = 200
         var python = ProcessInfo.processInfo.environment["SESSIONKIT_BENCH_PYTHON"]
         var profileIterations: Int?
         var profileRaw = false
@@ -86,13 +86,13 @@ enum JOSEBenchmark {
             for _ in 0..<profileIterations { rawVerifyOnce() }
             return
         }
-        let rates = stopwatch.operationsPerSecond(iterations: iterations, [validateOnce, rawVerifyOnce])
+        let rates = stopwatch.operationsPerSecond(iterations: iterations / 10, [validateOnce, rawVerifyOnce])
         let validateRate = rates[0]
         measures.append(Measure("id_token_validate", validateRate, "verify/s"))
         measures.append(Measure("raw_openssl_rs256_verify", rates[1], "verify/s"))
         measures.append(Measure("validate_vs_raw_openssl", validateRate / rates[1], "ratio", target: 0.8))
         #else
-        let validateRate = stopwatch.operationsPerSecond(iterations: iterations, [validateOnce])[0]
+        let validateRate = stopwatch.operationsPerSecond(iterations: iterations / 10, [validateOnce])[0]
         measures.append(Measure("id_token_validate", validateRate, "verify/s"))
         note("raw OpenSSL row skipped: this platform does not use the OpenSSL backend")
         #endif
@@ -110,7 +110,7 @@ enum JOSEBenchmark {
         if let python {
             do {
                 let result = try PyJWTComparison(python: python).run(
-                    fixture: fixture, iterations: iterations / 4, rounds: max(3, rounds / 3))
+                    fixture: fixture, iterations: iterations / 4, rounds: max(3, rounds / 20))
                 measures.append(Measure("pyjwt_\(result.version)_validate", result.perSecond, "verify/s"))
                 measures.append(Measure("validate_vs_pyjwt", validateRate / result.perSecond, "ratio", target: 2))
             } catch {
@@ -123,7 +123,8 @@ enum JOSEBenchmark {
         // Smaller pieces, for context.
         let signatureText = String(token.split(separator: ".")[2])
         var decodedBytes = 0
-        let base64Rates = stopwatch.operationsPerSecond(
+        let shortStopwatch = Stopwatch(rounds: max(3, rounds / 20))
+        let base64Rates = shortStopwatch.operationsPerSecond(
             iterations: iterations / 10,
             [
                 { decodedBytes &+= (try? Base64URL.decode(signatureText))?.count ?? 0 },
@@ -138,7 +139,7 @@ enum JOSEBenchmark {
         measures.append(Measure("foundation_base64_decode_signature", 1e9 / base64Rates[1], "ns/op"))
         let jwksJSON = fixture.jwksJSON
         var keyCount = 0
-        let jwksRate = stopwatch.operationsPerSecond(
+        let jwksRate = shortStopwatch.operationsPerSecond(
             iterations: iterations / 10, [{ keyCount &+= (try? JWKS(jsonData: jwksJSON))?.verificationKeyCount ?? 0 }])[0]
         measures.append(Measure("jwks_decode_3_keys", 1e6 / jwksRate, "us/op"))
         guard decodedBytes > 0, keyCount > 0 else {

@@ -37,8 +37,14 @@ struct JSONName {
 /// Small objects compare hashes in a list; past ``JSONObject/indexThreshold`` names a set takes
 /// over so hostile input stays linear.
 struct JSONNameSet {
-    private var names: [JSONName] = []
+    private var names: [JSONName]
     private var overflow: Set<[UInt8]>?
+
+    init() {
+        // One allocation covers every object below the overflow threshold.
+        names = []
+        names.reserveCapacity(JSONObject.indexThreshold + 1)
+    }
 
     /// Adds `name`; false when an equal name is already present.
     mutating func insert(_ name: JSONName, in input: UnsafeBufferPointer<UInt8>) -> Bool {
