@@ -61,7 +61,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "JOSEBenchmarks",
-            dependencies: ["SessionKitJOSE"],
+            dependencies: [
+                "SessionKitJOSE",
+                .target(name: "CSessionKitOpenSSL", condition: .when(platforms: [.linux])),
+            ],
             path: "Benchmarks/JOSEBenchmarks",
             swiftSettings: strict
         ),
