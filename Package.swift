@@ -82,5 +82,11 @@ let package = Package(
             dependencies: ["SessionKit", "SessionKitTesting", "SessionKitJOSE", "SessionKitStoreTool"],
             swiftSettings: strict
         ),
+        // Real HTTP against local OpenID providers (Scripts/providers); skipped unless they run.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["SessionKit", "SessionKitTesting"],
+            swiftSettings: strict
+        ),
     ]
 )
