@@ -4,7 +4,7 @@ import SessionKitJOSE
 import SessionKitTesting
 import Testing
 
-@Suite("Device key manager")
+@Suite("Device key manager", .timeLimit(.minutes(1)))
 struct DeviceKeyManagerTests {
     /// A signed-in user on a simulated provider, and a manager wired to it.
     struct Setup {
@@ -82,7 +82,7 @@ struct DeviceKeyManagerTests {
                 group.addTask { try? await manager.deviceKey(accessToken: setup.accessToken) }
             }
             await setup.fixture.clock.waitForSleepers(count: 1)
-            while await manager.waitingCallerCount < callers { await Task.yield() }
+            #expect(await eventually { await manager.waitingCallerCount == callers })
             setup.fixture.clock.advance(by: .seconds(2))
             var keys: [DeviceKeyManager.DeviceKey?] = []
             for await key in group { keys.append(key) }
@@ -113,7 +113,7 @@ struct DeviceKeyManagerTests {
         let leaving = call()
         let alsoStaying = call()
         await setup.fixture.clock.waitForSleepers(count: 1)
-        while await manager.waitingCallerCount < 3 { await Task.yield() }
+        #expect(await eventually { await manager.waitingCallerCount == 3 })
         leaving.cancel()
         #expect(await leaving.value == .failure(.cancelled))
         #expect(await manager.waitingCallerCount == 2)
@@ -281,7 +281,7 @@ struct DeviceKeyManagerTests {
             }
         }
         await setup.fixture.clock.waitForSleepers(count: 1)
-        while await manager.waitingCallerCount < 1 { await Task.yield() }
+        #expect(await eventually { await manager.waitingCallerCount == 1 })
         let reset = Task { try await manager.reset() }
         #expect(await caller.value == .failure(.cancelled))
         setup.fixture.clock.advance(by: .seconds(2))

@@ -5,7 +5,7 @@ import SessionKitTesting
 import Synchronization
 import Testing
 
-@Suite("Scripted presenter")
+@Suite("Scripted presenter", .timeLimit(.minutes(1)))
 struct ScriptedPresenterTests {
     private func request(_ fixture: ProviderFixture, pkce: PKCE) -> HandoffRequest {
         HandoffRequest(authorizationURL: fixture.authorizationURL(pkce: pkce), redirectURI: fixture.configuration.redirectURI)

@@ -4,7 +4,7 @@ import SessionKitJOSE
 import SessionKitTesting
 import Testing
 
-@Suite("Simulated provider: scripted faults")
+@Suite("Simulated provider: scripted faults", .timeLimit(.minutes(1)))
 struct SimulatedProviderFaultTests {
     @Test func timeoutWaitsTheDeadlineOnTheClockAndLosesTheRequest() async throws {
         let fixture = try ProviderFixture(SimulatedProviderConfiguration(timeoutDeadline: .seconds(10)))
