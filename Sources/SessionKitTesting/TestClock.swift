@@ -49,6 +49,7 @@ public final class TestClock: Clock, Sendable {
     }
 
     private struct SleeperWatch {
+        var id: UInt64
         var count: Int
         var continuation: CheckedContinuation<Void, Never>
     }
@@ -132,13 +133,29 @@ public final class TestClock: Clock, Sendable {
     /// This is how a test knows the code under test has reached its wait (a timeout, a backoff, a
     /// refresh lead time) before it moves time.
     public func waitForSleepers(count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let satisfied = state.withLock { state in
-                if state.sleepers.count >= count { return true }
-                state.watches.append(SleeperWatch(count: count, continuation: continuation))
-                return false
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let satisfied = state.withLock { state in
+                    if state.sleepers.count >= count || state.cancelledEarly.remove(id) != nil { return true }
+                    state.watches.append(SleeperWatch(id: id, count: count, continuation: continuation))
+                    return false
+                }
+                if satisfied { continuation.resume() }
             }
-            if satisfied { continuation.resume() }
+        } onCancel: {
+            // A cancelled wait returns at once, so a test can race it against other work.
+            let watch: SleeperWatch? = state.withLock { state in
+                if let index = state.watches.firstIndex(where: { $0.id == id }) {
+                    return state.watches.remove(at: index)
+                }
+                state.cancelledEarly.insert(id)
+                return nil
+            }
+            watch?.continuation.resume()
         }
     }
 

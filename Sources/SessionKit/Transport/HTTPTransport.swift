@@ -54,7 +54,7 @@ public struct HTTPResponse: Sendable, Equatable {
 }
 
 /// Why a request produced no response.
-public enum TransportError: Error, Sendable, Equatable {
+public enum TransportError: Error, Sendable, Hashable {
     /// The connection could not be made or broke (refused, reset, DNS, TLS).
     case connectionFailed(String)
     /// No complete response arrived before the deadline.

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Why a provider configuration was rejected at configuration time.
+public enum ConfigurationError: Error, Sendable, Hashable {
+    /// Redirect URI schemes containing `_` are invalid on iOS.
+    case invalidRedirectScheme(String)
+    /// A URL the configuration needs is missing or not absolute.
+    case invalidURL(String)
+    /// The discovery document's `issuer` differs from the configured issuer.
+    case issuerMismatch(expected: String, found: String)
+    /// The discovery document could not be fetched or decoded.
+    case discoveryFailed(String)
+}
+
+/// Where a provider's endpoints are and who the app is to it.
+public struct ProviderConfiguration: Sendable, Hashable {
+    /// The issuer identifier; id_tokens must carry exactly this `iss`.
+    public var issuer: String
+    /// The app's OAuth client id (a public client: no secret).
+    public var clientID: String
+    /// Where the provider sends the person back; the callback URL must match its scheme, host and path.
+    public var redirectURI: URL
+    /// The scopes asked for; `openid` is always among them.
+    public var scopes: [String]
+    /// The authorization endpoint the handoff opens.
+    public var authorizationEndpoint: URL
+    /// The token endpoint for code exchange and refresh.
+    public var tokenEndpoint: URL
+    /// Where the provider publishes its signing keys.
+    public var jwksURI: URL
+    /// RFC 7009 revocation; without it sign-out wipes locally and says the provider was not told.
+    public var revocationEndpoint: URL?
+    /// 1pass.dev device-bound key exchange.
+    public var deviceKeyExchangeEndpoint: URL?
+    /// 1pass.dev app disconnect (`DELETE`), already naming this client.
+    public var disconnectEndpoint: URL?
+
+    /// Creates a configuration from explicit endpoints. Rejects a redirect scheme containing `_`.
+    public init(
+        issuer: String, clientID: String, redirectURI: URL, scopes: [String] = ["openid"],
+        authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL, revocationEndpoint: URL? = nil,
+        deviceKeyExchangeEndpoint: URL? = nil, disconnectEndpoint: URL? = nil
+    ) throws(ConfigurationError) {
+        // Foundation on Linux leaves `scheme` nil when it contains `_`: read the raw text too.
+        let scheme = redirectURI.scheme ?? String(redirectURI.absoluteString.prefix { $0 != ":" })
+        if scheme.contains("_") { throw .invalidRedirectScheme(scheme) }
+        guard !scheme.isEmpty, redirectURI.absoluteString.contains(":") else {
+            throw .invalidURL("redirect URI has no scheme")
+        }
+        self.issuer = issuer
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes.contains("openid") ? scopes : ["openid"] + scopes
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.jwksURI = jwksURI
+        self.revocationEndpoint = revocationEndpoint
+        self.deviceKeyExchangeEndpoint = deviceKeyExchangeEndpoint
+        self.disconnectEndpoint = disconnectEndpoint
+    }
+
+    /// The 1pass.dev ("Sign in with logi") profile: fixed paths under the issuer, scopes
+    /// `openid profile:basic email`, device keys and app disconnect.
+    public static func onePass(
+        clientID: String, redirectURI: URL, issuer: URL = URL(string: "https://api.1pass.dev")!
+    ) throws(ConfigurationError) -> ProviderConfiguration {
+        let base = issuer.absoluteString.hasSuffix("/") ? String(issuer.absoluteString.dropLast()) : issuer.absoluteString
+        func endpoint(_ path: String) throws(ConfigurationError) -> URL {
+            guard let url = URL(string: base + path) else { throw .invalidURL(path) }
+            return url
+        }
+        let encodedClient = clientID.addingPercentEncoding(withAllowedCharacters: FormEncoding.unreserved) ?? clientID
+        return try ProviderConfiguration(
+            issuer: base, clientID: clientID, redirectURI: redirectURI, scopes: ["openid", "profile:basic", "email"],
+            authorizationEndpoint: try endpoint("/oauth/authorize"), tokenEndpoint: try endpoint("/oauth/token"),
+            jwksURI: try endpoint("/.well-known/jwks.json"), revocationEndpoint: try endpoint("/oauth/revoke"),
+            deviceKeyExchangeEndpoint: try endpoint("/api/v1/me/device_keys/exchange"),
+            disconnectEndpoint: try endpoint("/api/v1/me/connected_apps/\(encodedClient)"))
+    }
+
+    /// Whether `url` is a callback for this configuration: same scheme, host and path as the redirect URI.
+    public func isCallback(_ url: URL) -> Bool {
+        func parts(_ url: URL) -> (String?, String?, String) {
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            let path = components?.percentEncodedPath ?? ""
+            return (components?.scheme?.lowercased(), components?.host?.lowercased(), path.isEmpty ? "/" : path)
+        }
+        return parts(url) == parts(redirectURI)
+    }
+}

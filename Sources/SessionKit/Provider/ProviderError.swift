@@ -1,0 +1,96 @@
+import Foundation
+
+/// What went wrong talking to the provider, classified for the retry policy.
+///
+/// Transient: transport failures, timeouts, 408, 429, 5xx, undecodable answers. Permanent:
+/// `invalid_grant`, `invalid_client`, other 400s, 401, 403. Bodies are truncated and scrubbed of
+/// anything token-like before they are kept.
+public enum ProviderError: Error, Sendable, Hashable {
+    /// No response: connection failure, timeout, cancellation, oversize body.
+    case transport(TransportError)
+    /// An HTTP error status, with the OAuth `error` code when the body had one.
+    case http(status: Int, error: String?, retryAfterSeconds: Double?, excerpt: String)
+    /// A success status whose body was not what the protocol requires.
+    case invalidResponse(String)
+
+    /// Whether retrying later may succeed.
+    public var isTransient: Bool {
+        switch self {
+        case .transport(let error): error != .cancelled
+        case .http(let status, _, _, _): status == 408 || status == 429 || (500...599).contains(status)
+        case .invalidResponse: true
+        }
+    }
+
+    /// The provider's requested delay (`Retry-After`), when it gave one.
+    public var retryAfter: Duration? {
+        guard case .http(_, _, let seconds?, _) = self else { return nil }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// The OAuth error code (`invalid_grant`, …), when the provider sent one.
+    public var oauthError: String? {
+        guard case .http(_, let error, _, _) = self else { return nil }
+        return error
+    }
+
+    /// The HTTP status, when there was a response.
+    public var status: Int? {
+        guard case .http(let status, _, _, _) = self else { return nil }
+        return status
+    }
+
+    /// A short phrase for transition reasons and logs.
+    public var summary: String {
+        switch self {
+        case .transport(.connectionFailed): "connection failed"
+        case .transport(.timedOut): "timed out"
+        case .transport(.responseTooLarge): "response too large"
+        case .transport(.cancelled): "cancelled"
+        case .http(let status, let error?, _, _): "\(status) \(error)"
+        case .http(let status, nil, _, _): "HTTP \(status)"
+        case .invalidResponse(let why): "invalid response: \(why)"
+        }
+    }
+
+    /// Builds the error for a non-success response; keeps only a scrubbed excerpt of the body.
+    static func fromResponse(_ response: HTTPResponse, now: Date) -> ProviderError {
+        let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any]
+        let code = (json?["error"] as? String).map { String($0.prefix(64)) }
+        return .http(
+            status: response.status, error: code, retryAfterSeconds: retryAfterSeconds(response.header("retry-after"), now: now),
+            excerpt: scrub(String(decoding: response.body.prefix(512), as: UTF8.self)))
+    }
+
+    /// `Retry-After` as delta-seconds or an HTTP-date (RFC 9110 §10.2.3).
+    static func retryAfterSeconds(_ value: String?, now: Date) -> Double? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return Double(seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        guard let date = formatter.date(from: value) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+
+    /// At most 200 characters; any run of 16 or more token-alphabet characters is redacted.
+    static func scrub(_ text: String) -> String {
+        var output = ""
+        var run = ""
+        func flush() {
+            output += run.count >= 16 ? "<redacted>" : run
+            run = ""
+        }
+        for character in text.prefix(200) {
+            if character.isASCII && (character.isLetter || character.isNumber || "-_.~+/=".contains(character)) {
+                run.append(character)
+            } else {
+                flush()
+                output.append(character.isNewline ? " " : character)
+            }
+        }
+        flush()
+        return output
+    }
+}

@@ -1,0 +1,349 @@
+import Foundation
+import SessionKitJOSE
+
+/// Obtains the device-bound key that the disconnect call presents (1pass.dev).
+public protocol DeviceKeyProviding: Sendable {
+    /// A device key for the account that `accessToken` belongs to.
+    func disconnectKey(accessToken: Secret) async throws -> Secret
+    /// Forgets the device credential (after an account deletion).
+    func reset() async throws
+}
+
+/// The life of one signed-in session: sign-in, verification, fresh tokens, sign-out, deletion.
+///
+/// `Session` is a thin shell around a pure state machine: each public call runs one synchronous
+/// transition and performs the actions it returns; network and storage work runs in child tasks
+/// that report back as events. All waiting happens on the injected `clock`, all token-time
+/// judgements use the injected wall clock, so a test can drive a whole session in simulated time.
+///
+/// ```swift
+/// let session = Session(configuration: configuration, transport: URLSessionTransport(clock: .continuous),
+///                       store: try FileCredentialStore(directory: url), presenter: presenter,
+///                       clock: ContinuousClock(), wallClock: { Date() })
+/// try await session.restore()
+/// let token = try await session.validAccessToken()
+/// ```
+public actor Session<C: Clock> where C.Duration == Duration {
+    typealias Waiter = CheckedContinuation<WaiterResult<VerifiedTokens>, Never>
+    typealias Machine = SessionStateMachine<VerifiedTokens, Waiter>
+
+    /// How this session behaves.
+    public nonisolated let configuration: SessionConfiguration
+    let client: ProviderClient
+    let verifier: TokenVerifier
+    let store: any CredentialStore
+    let presenter: any HandoffPresenter
+    let deviceKeys: (any DeviceKeyProviding)?
+    let clock: C
+    let wallClock: @Sendable () -> Date
+
+    var machine: Machine
+    var random: AnyRandomNumberGenerator
+    private var nextWaiter: UInt64 = 0
+    private var timers: [TimerID: Task<Void, Never>] = [:]
+    private var presenterTask: Task<Void, Never>?
+    private var subscribers: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
+    private var nextSubscriber: UInt64 = 0
+    private var observers: [@Sendable (SessionEvent) -> Void] = []
+    var backgroundRevoker: Task<Void, Never>?
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - configuration: The provider and the session's policies.
+    ///   - transport: Every request to the provider goes through it.
+    ///   - store: Where credentials and the journal are kept durably.
+    ///   - presenter: Takes the person to the provider for sign-in.
+    ///   - deviceKeys: The device-bound key source for app disconnect (1pass.dev); `nil` when the
+    ///     provider offers no disconnect.
+    ///   - clock: All waiting (handoff timeout, backoff) happens on it.
+    ///   - wallClock: "Now" for token times (`exp`, `iat`, `expires_in`).
+    ///   - random: The jitter source of the retry policies.
+    public init(
+        configuration: SessionConfiguration, transport: any HTTPTransport, store: any CredentialStore, presenter: any HandoffPresenter,
+        deviceKeys: (any DeviceKeyProviding)? = nil, clock: C, wallClock: @escaping @Sendable () -> Date,
+        random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
+        self.configuration = configuration
+        self.client = ProviderClient(configuration: configuration.provider, transport: transport, now: wallClock)
+        self.verifier = TokenVerifier(
+            configuration: configuration.provider,
+            keys: JWKSCache(client: client, timeToLive: configuration.keySetTimeToLive),
+            skew: configuration.clockSkew, allowMissingKeyID: configuration.allowMissingKeyID,
+            requireIDTokenOnRefresh: configuration.requireIDTokenOnRefresh,
+            defaultAccessTokenLifetime: configuration.defaultAccessTokenLifetime)
+        self.store = store
+        self.presenter = presenter
+        self.deviceKeys = deviceKeys
+        self.clock = clock
+        self.wallClock = wallClock
+        self.random = AnyRandomNumberGenerator(random)
+        self.machine = Machine(configuration: .init(handoffTimeout: configuration.handoffTimeout, refreshLeadTime: configuration.refreshLeadTime))
+    }
+
+    // MARK: - Observing
+
+    /// The current stage.
+    public var stage: SessionStage { machine.stage }
+
+    /// How many callers are suspended waiting for the refresh in flight.
+    public var waitingCallerCount: Int {
+        if case .refreshing(let refreshing) = machine.state { return refreshing.waiters.count }
+        return 0
+    }
+
+    /// Who is signed in, while the session holds verified tokens.
+    public var identity: SessionIdentity? {
+        switch machine.state {
+        case .active(let active): active.tokens.identity
+        case .refreshing(let refreshing): refreshing.previous?.identity
+        default: nil
+        }
+    }
+
+    /// A stream of everything the session tells the app, starting with the current stage.
+    ///
+    /// Each subscriber first receives a transition with `from == nil` and reason
+    /// ``TransitionReason/current``, then every later event in order. The stream ends when the
+    /// subscriber stops iterating.
+    public func events() -> AsyncStream<SessionEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)
+        continuation.yield(.transition(SessionTransition(from: nil, to: machine.stage, reason: .current, date: wallClock())))
+        nextSubscriber += 1
+        let id = nextSubscriber
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        return stream
+    }
+
+    /// Calls `observer` synchronously, on the session's executor, for every later event, in order.
+    ///
+    /// Meant for logging, metrics and test recorders that must see events exactly where they happen
+    /// relative to the app's own calls. The observer must return quickly and must not call back
+    /// into the session.
+    public func addObserver(_ observer: @escaping @Sendable (SessionEvent) -> Void) {
+        observers.append(observer)
+    }
+
+    // MARK: - Signing in
+
+    /// Signs in: hands the person off to the provider, verifies what comes back, and returns once
+    /// the session is active.
+    ///
+    /// The callback arrives either from the presenter or through ``handle(_:)``. Cancelling the
+    /// calling task cancels the handoff.
+    @discardableResult
+    public func signIn() async throws(SessionError) -> SessionIdentity {
+        let attempt: SignInAttempt
+        do {
+            let pkce = try PKCE.generate()
+            let state = try RandomToken.generate(byteCount: 32)
+            let nonce = try RandomToken.generate(byteCount: 32)
+            attempt = SignInAttempt(
+                authorizationURL: client.authorizationURL(codeChallenge: pkce.challenge, state: state, nonce: nonce),
+                state: state, nonce: nonce, codeVerifier: pkce.verifier)
+        } catch {
+            throw .provider(.invalidResponse("the system random source failed"))
+        }
+        switch await suspend({ id, waiter in machine.signIn(attempt, id: id, waiter: waiter) }) {
+        case .tokens(let tokens): return tokens.identity
+        case .done: throw .cancelled
+        case .failed(let error): throw error
+        }
+    }
+
+    /// Offers a URL the app was opened with. Returns `true` when it was the callback the pending
+    /// handoff waits for (same scheme, host and path as the redirect URI), `false` otherwise: an
+    /// unrelated URL leaves the handoff waiting.
+    @discardableResult
+    public func handle(_ url: URL) -> Bool {
+        guard configuration.provider.isCallback(url) else { return false }
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        let fields = FormEncoding.decode(query)
+        let callback = CallbackParameters(code: fields["code"], state: fields["state"], error: fields["error"], issuer: fields["iss"])
+        let (consumed, actions) = machine.callbackReceived(callback, expectedIssuer: configuration.provider.issuer)
+        perform(actions)
+        return consumed
+    }
+
+    // MARK: - Tokens
+
+    /// A valid access token: the current one, or the result of a refresh when it is due within the
+    /// lead time. Concurrent callers share one refresh; a refreshed token is handed out only after
+    /// its id_token was verified.
+    public func validAccessToken() async throws(SessionError) -> AccessToken {
+        if let tokens = machine.freshTokens(now: wallClock()) {
+            return AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt)
+        }
+        return try await waitForTokens(force: false)
+    }
+
+    /// Refreshes now, whatever the expiry (joining a refresh already in flight).
+    @discardableResult
+    public func refresh() async throws(SessionError) -> AccessToken {
+        try await waitForTokens(force: true)
+    }
+
+    /// At cold launch: resumes a journaled sign-out or deletion, or refreshes and verifies the
+    /// stored session. Returns the stage reached.
+    @discardableResult
+    public func restore() async throws(SessionError) -> SessionStage {
+        let record: CredentialRecord
+        do {
+            record = try await store.load()
+        } catch {
+            throw .storage(error)
+        }
+        if !record.pendingRevocations.isEmpty { startBackgroundRevoker() }
+        let plan: RestorePlan = record.pendingOperation.map(RestorePlan.pending) ?? (record.session == nil ? .nothing : .session)
+        let result = await suspend { id, waiter in machine.restoreLoaded(plan, id: id, waiter: waiter) }
+        if case .failed(let error) = result { throw error }
+        return machine.stage
+    }
+
+    // MARK: - Ending
+
+    /// Signs out, server first: revokes the refresh token at the provider (retrying transient
+    /// failures), then wipes local credentials. No token is handed out meanwhile. The intent is
+    /// journaled, so a relaunch resumes it in ``restore()``.
+    public func signOut() async throws(SessionError) {
+        if case .failed(let error) = await suspend({ id, waiter in machine.signOut(id: id, waiter: waiter) }) {
+            throw error
+        }
+    }
+
+    /// Deletes the account's connection, server first: disconnects the app at the provider, then
+    /// revokes, wipes credentials, resets the device credential and emits
+    /// ``SessionEvent/deleteUserData(subject:)``. A 401/403 keeps the credentials and throws
+    /// ``SessionError/accountDeletionRefused(status:)``.
+    public func deleteAccount() async throws(SessionError) {
+        if case .failed(let error) = await suspend({ id, waiter in machine.deleteAccount(id: id, waiter: waiter) }) {
+            throw error
+        }
+    }
+
+    // MARK: - Running the machine
+
+    private func waitForTokens(force: Bool) async throws(SessionError) -> AccessToken {
+        let now = wallClock()
+        switch await suspend({ id, waiter in machine.tokenRequested(id: id, waiter: waiter, now: now, force: force) }) {
+        case .tokens(let tokens): return AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt)
+        case .done: throw .notSignedIn
+        case .failed(let error): throw error
+        }
+    }
+
+    /// Suspends the caller as a waiter the machine resumes exactly once; cancelling the calling
+    /// task removes only this waiter.
+    private func suspend(_ feed: (WaiterID, Waiter) -> [Machine.Action]) async -> WaiterResult<VerifiedTokens> {
+        nextWaiter += 1
+        let id = WaiterID(raw: nextWaiter)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: Waiter) in
+                if Task.isCancelled {
+                    waiter.resume(returning: .failed(.cancelled))
+                    return
+                }
+                perform(feed(id, waiter))
+            }
+        } onCancel: {
+            Task { await self.waiterCancelled(id) }
+        }
+    }
+
+    private func waiterCancelled(_ id: WaiterID) {
+        perform(machine.waiterCancelled(id))
+    }
+
+    private func timerFired(_ id: TimerID) {
+        timers[id] = nil
+        perform(machine.timerFired(id))
+    }
+
+    private func removeSubscriber(_ id: UInt64) {
+        subscribers[id] = nil
+    }
+
+    func publish(_ event: SessionEvent) {
+        for observer in observers { observer(event) }
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    func perform(_ actions: [Machine.Action]) {
+        for action in actions {
+            switch action {
+            case .present(let attempt, let generation):
+                let request = HandoffRequest(authorizationURL: attempt.authorizationURL, redirectURI: configuration.provider.redirectURI)
+                presenterTask = Task { await self.runPresenter(request, generation: generation) }
+            case .cancelPresenter:
+                presenterTask?.cancel()
+                presenterTask = nil
+            case .startTimer(let id, let duration):
+                let clock = self.clock
+                timers[id] = Task {
+                    do {
+                        try await clock.sleep(for: duration)
+                    } catch {
+                        return
+                    }
+                    self.timerFired(id)
+                }
+            case .cancelTimer(let id):
+                timers.removeValue(forKey: id)?.cancel()
+            case .exchangeCode(let code, let attempt, let generation):
+                Task { await self.runExchange(code: Secret(code), attempt: attempt, generation: generation) }
+            case .refresh(let generation, let restoring):
+                let previous = restoring ? nil : refreshBase()
+                Task { await self.runRefresh(generation: generation, previous: previous) }
+            case .revoke(let generation, _):
+                Task { await self.runRevoke(generation: generation) }
+            case .disconnect(let generation, _):
+                Task { await self.runDisconnect(generation: generation) }
+            case .deferRevocation:
+                Task { await self.deferCurrentRevocation() }
+            case .discardLateTokens(let tokens):
+                Task { await self.discardLate(tokens) }
+            case .resume(let waiters, let result):
+                for waiter in waiters { waiter.resume(returning: result) }
+            case .transition(let from, let to, let reason):
+                publish(.transition(SessionTransition(from: from, to: to, reason: reason, date: wallClock())))
+            case .emit(let event):
+                publish(event)
+            }
+        }
+    }
+
+    private func refreshBase() -> VerifiedTokens? {
+        if case .refreshing(let refreshing) = machine.state { return refreshing.previous }
+        return nil
+    }
+
+    private func runPresenter(_ request: HandoffRequest, generation: UInt64) async {
+        do {
+            guard let callback = try await presenter.present(request) else {
+                // App-to-app: the answer arrives through handle(_:).
+                return
+            }
+            if !handle(callback) {
+                perform(machine.presenterFailed(.presentationFailed("the callback does not match the redirect URI"), generation: generation))
+            }
+        } catch {
+            perform(machine.presenterFailed(error, generation: generation))
+        }
+    }
+}
+
+/// Type-erases a random source so the actor can hold any generator.
+struct AnyRandomNumberGenerator: RandomNumberGenerator, Sendable {
+    private var base: any RandomNumberGenerator & Sendable
+
+    init(_ base: some RandomNumberGenerator & Sendable) {
+        self.base = base
+    }
+
+    mutating func next() -> UInt64 {
+        base.next()
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// How a ``Session`` behaves: the provider, its timeouts and its retry policies.
+public struct SessionConfiguration: Sendable {
+    /// The identity provider.
+    public var provider: ProviderConfiguration
+    /// How long a handoff may wait for its callback (default 300 s, on the injected clock).
+    public var handoffTimeout: Duration = .seconds(300)
+    /// A token due within this much time is refreshed before it is handed out (default 60 s).
+    public var refreshLeadTime: Duration = .seconds(60)
+    /// Retries of a refresh that failed transiently, while its callers wait.
+    public var refreshRetry: RetryPolicy = .refresh
+    /// Retries of server-first sign-out and deletion, until the provider confirms.
+    public var serverFirstRetry: RetryPolicy = .serverFirst
+    /// Allowed clock difference for `exp`, `iat` and `nbf` (default 60 s).
+    public var clockSkew: Double = 60
+    /// Accept an id_token without `kid` when the key set holds exactly one matching RSA key.
+    public var allowMissingKeyID = false
+    /// Reject a refresh response without an id_token (default: required, so every refresh is verified).
+    public var requireIDTokenOnRefresh = true
+    /// The access token's lifetime when the provider omits `expires_in`.
+    public var defaultAccessTokenLifetime: TimeInterval = 300
+    /// How long fetched signing keys are trusted before they are fetched again (default 1 h).
+    public var keySetTimeToLive: TimeInterval = 3600
+    /// The platform name sent with the device-key exchange.
+    public var devicePlatform = "ios"
+
+    /// Creates a configuration with the defaults above.
+    public init(provider: ProviderConfiguration) {
+        self.provider = provider
+    }
+}
+
+/// An access token handed to the app. Its `description` never shows the token.
+public struct AccessToken: Sendable, Hashable, CustomStringConvertible {
+    /// The token; send it as `Authorization: Bearer …`.
+    public let secret: Secret
+    /// When it expires.
+    public let expiresAt: Date
+
+    /// Creates an access token value.
+    public init(secret: Secret, expiresAt: Date) {
+        self.secret = secret
+        self.expiresAt = expiresAt
+    }
+
+    /// Never the token itself.
+    public var description: String { "AccessToken(<redacted>, expires \(expiresAt))" }
+}

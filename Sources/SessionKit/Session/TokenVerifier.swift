@@ -1,0 +1,173 @@
+import Foundation
+import SessionKitJOSE
+
+/// Who is signed in, from the last verified id_token. Contains no secret.
+public struct SessionIdentity: Sendable, Hashable {
+    /// `iss`.
+    public var issuer: String
+    /// `sub`.
+    public var subject: String
+    /// `aud`.
+    public var audience: [String]
+    /// `canonical_sub ?? sub`: the account after any merge at the provider.
+    public var effectiveSubject: String
+    /// Subjects the provider merged into this one (`linked_subs`).
+    public var linkedSubjects: [String]
+    /// Whether the account is anonymous.
+    public var isAnonymous: Bool
+
+    init(claims: IDTokenClaims) {
+        self.issuer = claims.issuer
+        self.subject = claims.subject
+        self.audience = claims.audience
+        self.effectiveSubject = claims.effectiveSubject
+        self.linkedSubjects = claims.linkedSubjects
+        self.isAnonymous = claims.anonymous ?? false
+    }
+
+    init(stored: StoredSession) {
+        self.issuer = stored.issuer
+        self.subject = stored.subject
+        self.audience = stored.audience
+        self.effectiveSubject = stored.canonicalSubject ?? stored.subject
+        self.linkedSubjects = stored.linkedSubjects ?? []
+        self.isAnonymous = stored.isAnonymous ?? false
+    }
+}
+
+/// Tokens whose id_token passed every check. Only ``TokenVerifier`` can make one (the initializer
+/// is `fileprivate`), so holding a value of this type proves verification happened (DESIGN
+/// invariant 2): nothing else can be promoted to the active session, returned or emitted.
+struct VerifiedTokens: MachineTokens, Sendable {
+    let accessToken: Secret
+    let accessTokenExpiresAt: Date
+    let refreshToken: Secret
+    let idToken: Secret?
+    let identity: SessionIdentity
+    /// The stored rotation counter this token set corresponds to.
+    let rotation: UInt64
+
+    var subject: String { identity.effectiveSubject }
+    var linkedSubjects: [String] { identity.linkedSubjects }
+    var isAnonymous: Bool { identity.isAnonymous }
+
+    fileprivate init(accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret, idToken: Secret?, identity: SessionIdentity, rotation: UInt64) {
+        self.accessToken = accessToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.identity = identity
+        self.rotation = rotation
+    }
+
+    /// The record that makes this token set durable.
+    func stored() -> StoredSession {
+        StoredSession(
+            refreshToken: refreshToken, accessToken: accessToken, accessTokenExpiresAt: accessTokenExpiresAt, idToken: idToken,
+            issuer: identity.issuer, subject: identity.subject, audience: identity.audience, rotation: rotation,
+            canonicalSubject: identity.effectiveSubject == identity.subject ? nil : identity.effectiveSubject,
+            linkedSubjects: identity.linkedSubjects.isEmpty ? nil : identity.linkedSubjects, isAnonymous: identity.isAnonymous ? true : nil)
+    }
+}
+
+/// Turns a token response into ``VerifiedTokens`` or a typed rejection.
+///
+/// The id_token is checked in DESIGN.md's order by SessionKitJOSE; on `unknown_kid` the signing
+/// keys are fetched once more (rate-limited) before the token is rejected. A refreshed id_token
+/// must also name the same `iss`, `sub` and `aud` as the session's (OIDC Core §12.2).
+struct TokenVerifier: Sendable {
+    let configuration: ProviderConfiguration
+    let keys: JWKSCache
+    let skew: Double
+    let allowMissingKeyID: Bool
+    let requireIDTokenOnRefresh: Bool
+    let defaultAccessTokenLifetime: TimeInterval
+
+    /// Verifies a code exchange's response against the nonce sent in the authorization request.
+    func verifySignIn(_ response: TokenResponse, nonce: String, now: Date) async throws(SessionError) -> VerifiedTokens {
+        guard let idToken = response.idToken else { throw .verificationFailed(.malformed) }
+        guard let refreshToken = response.refreshToken else {
+            throw .provider(.invalidResponse("no refresh_token in the code exchange"))
+        }
+        let verified = try await validate(idToken, nonce: nonce, accessToken: response.accessToken, now: now)
+        return VerifiedTokens(
+            accessToken: response.accessToken, accessTokenExpiresAt: expiry(of: response, now: now), refreshToken: refreshToken,
+            idToken: idToken, identity: SessionIdentity(claims: verified.claims), rotation: 0)
+    }
+
+    /// Verifies a refresh response against the session it refreshes.
+    func verifyRefresh(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(SessionError) -> VerifiedTokens {
+        let refreshToken = response.refreshToken ?? previous.refreshToken
+        let identity: SessionIdentity
+        let idToken: Secret?
+        if let token = response.idToken {
+            let verified = try await validate(token, nonce: nil, accessToken: response.accessToken, now: now)
+            let claims = verified.claims
+            guard claims.issuer == previous.issuer else { throw .verificationFailed(.issuerMismatch) }
+            guard claims.subject == previous.subject else { throw .verificationFailed(.subjectMismatch) }
+            guard Set(claims.audience) == Set(previous.audience) else { throw .verificationFailed(.audienceMismatch) }
+            identity = SessionIdentity(claims: claims)
+            idToken = token
+        } else if requireIDTokenOnRefresh {
+            throw .verificationFailed(.malformed)
+        } else {
+            identity = SessionIdentity(stored: previous)
+            idToken = previous.idToken
+        }
+        return VerifiedTokens(
+            accessToken: response.accessToken, accessTokenExpiresAt: expiry(of: response, now: now), refreshToken: refreshToken,
+            idToken: idToken, identity: identity, rotation: previous.rotation + 1)
+    }
+
+    /// Adopts a token set another process stored after verifying it, when it still names the
+    /// expected account. The store only ever receives verified tokens, so the check here is that the
+    /// record is complete and belongs to the same `iss`, `sub` and `aud`.
+    func adopt(_ stored: StoredSession, sameAccountAs previous: StoredSession?) -> VerifiedTokens? {
+        guard let accessToken = stored.accessToken, let expiresAt = stored.accessTokenExpiresAt, stored.pendingRefreshToken == nil else {
+            return nil
+        }
+        if let previous {
+            guard stored.issuer == previous.issuer, stored.subject == previous.subject, Set(stored.audience) == Set(previous.audience) else {
+                return nil
+            }
+        }
+        return VerifiedTokens(
+            accessToken: accessToken, accessTokenExpiresAt: expiresAt, refreshToken: stored.refreshToken, idToken: stored.idToken,
+            identity: SessionIdentity(stored: stored), rotation: stored.rotation)
+    }
+
+    private func validate(_ token: Secret, nonce: String?, accessToken: Secret, now: Date) async throws(SessionError) -> VerifiedIDToken {
+        let expectations = IDTokenExpectations(
+            issuer: configuration.issuer, clientID: configuration.clientID, nonce: nonce, accessToken: accessToken.value, skew: skew,
+            allowMissingKeyID: allowMissingKeyID)
+        let current: (keys: JWKS, fromCache: Bool)
+        do {
+            current = try await keys.keys()
+        } catch {
+            throw .provider(error)
+        }
+        do {
+            return try IDTokenValidator.validate(token.value, keys: current.keys, expecting: expectations, now: now)
+        } catch .unknownKeyID where current.fromCache {
+            // The provider may have rotated its signing key since the set was cached.
+            let refreshed: JWKS?
+            do {
+                refreshed = try await keys.refetch()
+            } catch {
+                throw .provider(error)
+            }
+            guard let refreshed else { throw .verificationFailed(.unknownKeyID) }
+            do {
+                return try IDTokenValidator.validate(token.value, keys: refreshed, expecting: expectations, now: now)
+            } catch {
+                throw .verificationFailed(error)
+            }
+        } catch {
+            throw .verificationFailed(error)
+        }
+    }
+
+    private func expiry(of response: TokenResponse, now: Date) -> Date {
+        now.addingTimeInterval(response.expiresIn ?? defaultAccessTokenLifetime)
+    }
+}

@@ -1,0 +1,187 @@
+/// The inputs the session state machine reacts to, by kind.
+public enum SessionEventKind: String, Sendable, Hashable, CaseIterable {
+    /// The app called `signIn()`.
+    case signIn
+    /// A callback URL matching the redirect URI arrived.
+    case callback
+    /// The presenter ended without a callback (cancelled or failed).
+    case presenterEnded
+    /// The handoff timer fired.
+    case handoffTimeout
+    /// The code exchange returned verified tokens.
+    case exchangeVerified
+    /// The code exchange or its verification failed.
+    case exchangeFailed
+    /// A caller asked for a valid access token.
+    case tokenRequested
+    /// The app asked for a refresh.
+    case refreshRequested
+    /// A refresh returned verified tokens.
+    case refreshVerified
+    /// A refresh failed transiently and the retry policy scheduled another try.
+    case refreshRetryScheduled
+    /// A refresh failed transiently and the retry policy gave up.
+    case refreshGaveUp
+    /// A refresh failed for good (`invalid_grant`, id_token rejected, store failed).
+    case refreshRejected
+    /// A retry timer fired.
+    case retryTimerFired
+    /// A waiting caller's task was cancelled.
+    case callerCancelled
+    /// The app called `signOut()`.
+    case signOut
+    /// The app called `deleteAccount()`.
+    case deleteAccount
+    /// `restore()` loaded the store.
+    case restoreLoaded
+    /// The provider confirmed a revocation or a disconnect.
+    case serverConfirmed
+    /// A server-first call failed transiently.
+    case serverFailedTransiently
+    /// The provider refused a server-first call (401/403), or could not be told.
+    case serverRefused
+    /// The store failed while journaling or completing a server-first call.
+    case storeFailed
+}
+
+/// What a (stage, event) pair leads to.
+public enum TransitionOutcome: Sendable, Hashable {
+    /// The machine moves to one of these stages (the same stage counts), depending on the event's data.
+    case moves(to: [SessionStage])
+    /// The app misused the API: the caller gets a thrown ``SessionError``; the stage is unchanged.
+    case misuse(String)
+    /// A harmless race (a late result, a stale timer): nothing happens.
+    case ignored(String)
+}
+
+/// The session's contract: every (stage, event) pair and its outcome.
+///
+/// `Diagrams/stages.mmd` is generated from ``mermaid()``, and the test suite checks both that the
+/// committed diagram matches and that the machine behaves as this table says for every pair.
+public enum SessionTransitionTable {
+    /// The outcome of `event` in `stage`.
+    public static func outcome(of event: SessionEventKind, in stage: SessionStage) -> TransitionOutcome {
+        switch (stage, event) {
+        case (.signedOut, .signIn): .moves(to: [.handoff])
+        case (.revoking, .signIn): .moves(to: [.handoff])
+        case (.handoff, .signIn), (.verifying, .signIn): .misuse("signInInProgress")
+        case (.active, .signIn), (.refreshing, .signIn): .misuse("alreadySignedIn")
+        case (.disconnecting, .signIn): .misuse("accountDeletionInProgress")
+
+        case (.handoff, .callback): .moves(to: [.verifying, .signedOut, .handoff])
+        case (_, .callback): .ignored("no handoff waits for it: not consumed")
+
+        case (.handoff, .presenterEnded): .moves(to: [.signedOut])
+        case (_, .presenterEnded): .ignored("the handoff already ended")
+
+        case (.handoff, .handoffTimeout): .moves(to: [.signedOut])
+        case (_, .handoffTimeout): .ignored("stale timer")
+
+        case (.verifying, .exchangeVerified): .moves(to: [.active])
+        case (_, .exchangeVerified): .ignored("late result: tokens discarded and revoked")
+        case (.verifying, .exchangeFailed): .moves(to: [.signedOut])
+        case (_, .exchangeFailed): .ignored("late result")
+
+        case (.active, .tokenRequested): .moves(to: [.active, .refreshing])
+        case (.refreshing, .tokenRequested): .moves(to: [.refreshing])
+        case (.signedOut, .tokenRequested), (.handoff, .tokenRequested), (.verifying, .tokenRequested): .misuse("notSignedIn")
+        case (.revoking, .tokenRequested): .misuse("signOutInProgress")
+        case (.disconnecting, .tokenRequested): .misuse("accountDeletionInProgress")
+
+        case (.active, .refreshRequested): .moves(to: [.refreshing])
+        case (.refreshing, .refreshRequested): .moves(to: [.refreshing])
+        case (.signedOut, .refreshRequested), (.handoff, .refreshRequested), (.verifying, .refreshRequested): .misuse("notSignedIn")
+        case (.revoking, .refreshRequested): .misuse("signOutInProgress")
+        case (.disconnecting, .refreshRequested): .misuse("accountDeletionInProgress")
+
+        case (.refreshing, .refreshVerified): .moves(to: [.active])
+        case (_, .refreshVerified): .ignored("late result: tokens discarded and revoked")
+        case (.refreshing, .refreshRetryScheduled): .moves(to: [.refreshing])
+        case (_, .refreshRetryScheduled): .ignored("late result")
+        case (.refreshing, .refreshGaveUp): .moves(to: [.active, .signedOut])
+        case (_, .refreshGaveUp): .ignored("late result")
+        case (.refreshing, .refreshRejected): .moves(to: [.signedOut])
+        case (_, .refreshRejected): .ignored("late result")
+
+        case (.refreshing, .retryTimerFired), (.revoking, .retryTimerFired), (.disconnecting, .retryTimerFired):
+            .moves(to: [stage])
+        case (_, .retryTimerFired): .ignored("stale timer")
+
+        case (.handoff, .callerCancelled): .moves(to: [.handoff, .signedOut])
+        case (.verifying, .callerCancelled), (.refreshing, .callerCancelled), (.revoking, .callerCancelled),
+            (.disconnecting, .callerCancelled):
+            .moves(to: [stage])
+        case (.signedOut, .callerCancelled), (.active, .callerCancelled): .ignored("the caller was already resumed")
+
+        case (.active, .signOut), (.refreshing, .signOut): .moves(to: [.revoking])
+        case (.revoking, .signOut): .moves(to: [.revoking])
+        case (.handoff, .signOut), (.verifying, .signOut): .moves(to: [.signedOut])
+        case (.signedOut, .signOut): .ignored("already signed out")
+        case (.disconnecting, .signOut): .misuse("accountDeletionInProgress")
+
+        case (.active, .deleteAccount), (.refreshing, .deleteAccount), (.disconnecting, .deleteAccount): .moves(to: [.disconnecting])
+        case (.signedOut, .deleteAccount), (.handoff, .deleteAccount), (.verifying, .deleteAccount): .misuse("notSignedIn")
+        case (.revoking, .deleteAccount): .misuse("signOutInProgress")
+
+        case (.signedOut, .restoreLoaded): .moves(to: [.signedOut, .refreshing, .revoking, .disconnecting])
+        case (_, .restoreLoaded): .ignored("already running: nothing to restore")
+
+        case (.revoking, .serverConfirmed), (.disconnecting, .serverConfirmed): .moves(to: [.signedOut])
+        case (_, .serverConfirmed): .ignored("superseded")
+        case (.revoking, .serverFailedTransiently), (.disconnecting, .serverFailedTransiently): .moves(to: [stage])
+        case (_, .serverFailedTransiently): .ignored("superseded")
+        case (.revoking, .serverRefused): .moves(to: [.signedOut])
+        case (.disconnecting, .serverRefused): .moves(to: [.active, .refreshing])
+        case (_, .serverRefused): .ignored("superseded")
+        case (.revoking, .storeFailed), (.disconnecting, .storeFailed): .moves(to: [.active, .signedOut])
+        case (_, .storeFailed): .ignored("superseded")
+        }
+    }
+
+    /// Every pair, stage by stage, in declaration order.
+    public static var rules: [(stage: SessionStage, event: SessionEventKind, outcome: TransitionOutcome)] {
+        SessionStage.allCases.flatMap { stage in
+            SessionEventKind.allCases.map { event in (stage, event, outcome(of: event, in: stage)) }
+        }
+    }
+
+    /// The stage diagram as Mermaid source: one edge per (stage, event, target), self-loops included.
+    public static func mermaid() -> String {
+        var lines = ["%% Generated from SessionTransitionTable. Do not edit; run `swift run walkthrough --diagram`.", "stateDiagram-v2"]
+        lines.append("    [*] --> signedOut")
+        var edges: [String: [String]] = [:]
+        var order: [String] = []
+        for rule in rules {
+            guard case .moves(let targets) = rule.outcome else { continue }
+            for target in targets {
+                let key = "\(rule.stage.rawValue) --> \(target.rawValue)"
+                if edges[key] == nil { order.append(key) }
+                edges[key, default: []].append(rule.event.rawValue)
+            }
+        }
+        for key in order {
+            lines.append("    \(key) : \(edges[key]!.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The stage diagram as Graphviz `dot` source, for rendering an SVG.
+    public static func dot() -> String {
+        var lines = ["// Generated from SessionTransitionTable. Do not edit.", "digraph SessionStages {", "    rankdir=LR;", "    node [shape=box, style=rounded];"]
+        var edges: [String: [String]] = [:]
+        var order: [String] = []
+        for rule in rules {
+            guard case .moves(let targets) = rule.outcome else { continue }
+            for target in targets {
+                let key = "    \(rule.stage.rawValue) -> \(target.rawValue)"
+                if edges[key] == nil { order.append(key) }
+                edges[key, default: []].append(rule.event.rawValue)
+            }
+        }
+        for key in order {
+            lines.append("\(key) [label=\"\(edges[key]!.joined(separator: "\\n"))\"];")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

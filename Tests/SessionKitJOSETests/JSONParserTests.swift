@@ -1,0 +1,88 @@
+import Testing
+
+@testable import SessionKitJOSE
+
+@Suite struct JSONParserTests {
+    private func parse(_ text: String, depth: Int = 32) throws(JOSEError) -> JSONValue {
+        try JSONParser.parse(Array(text.utf8), maximumDepth: depth)
+    }
+
+    private func parse(bytes: [UInt8]) throws(JOSEError) -> JSONValue {
+        try JSONParser.parse(bytes)
+    }
+
+    @Test func parsesEveryKind() throws {
+        let value = try parse(#" {"a":[1,-2.5,3e2,true,false,null,"x"],"b":{"c":"d"},"e":0} "#)
+        let object = try #require(value.objectValue)
+        #expect(object.names == ["a", "b", "e"])
+        #expect(object["a"] == .array([.number(1), .number(-2.5), .number(300), .bool(true), .bool(false), .null, .string("x")]))
+        #expect(object["b"]?.objectValue?["c"] == .string("d"))
+        #expect(object["e"] == .number(0))
+    }
+
+    @Test func decodesEscapes() throws {
+        #expect(try parse(#""\"\\\/\b\f\n\r\t""#) == .string("\"\\/\u{8}\u{C}\n\r\t"))
+        #expect(try parse(#""\u00e9\u20AC""#) == .string("é€"))
+        #expect(try parse(#""\ud83d\ude00""#) == .string("😀"))
+        #expect(try parse(#""a\u0000b""#) == .string("a\u{0}b"))
+        #expect(try parse("\"héllo 😀\"") == .string("héllo 😀"))
+    }
+
+    @Test func duplicateNamesAreRejectedAfterUnescaping() {
+        #expect(throws: JOSEError.duplicateMember) { try parse(#"{"a":1,"a":2}"#) }
+        #expect(throws: JOSEError.duplicateMember) { try parse(#"{"alg":1,"\u0061lg":2}"#) }
+        #expect(throws: JOSEError.duplicateMember) { try parse(#"{"x":{"a":1,"a":1}}"#) }
+    }
+
+    @Test(arguments: [
+        "", " ", "{", "}", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "[1,]", "[,1]", "{a:1}", "{'a':1}", "01", "-", "1.",
+        ".5", "1e", "1e+", "+1", "0x10", "NaN", "Infinity", "1e400", "-1e400", "tru", "nul", "falsey", "\"abc",
+        "\"\\x\"", "\"\\u12\"", "\"\\u12G4\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"tab\there\"",
+        "{} {}", "[] x", "\"a\"\"b\"", "/* c */ {}", "{\"a\":1}//",
+    ])
+    func rejectsInvalidJSON(text: String) {
+        #expect(throws: JOSEError.invalidJSON) { try parse(text) }
+    }
+
+    @Test(arguments: [
+        [0x22, 0xC3, 0x22],  // truncated 2-byte sequence
+        [0x22, 0xC0, 0xAF, 0x22],  // overlong "/"
+        [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong 3-byte
+        [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-8 encoded surrogate
+        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+        [0x22, 0xFF, 0x22],
+        [0x22, 0x80, 0x22],  // lone continuation byte
+        [0x22, 0xE2, 0x82, 0x22],  // truncated 3-byte sequence
+    ] as [[UInt8]])
+    func rejectsInvalidUTF8(bytes: [UInt8]) {
+        #expect(throws: JOSEError.invalidJSON) { try parse(bytes: bytes) }
+    }
+
+    @Test func capsNestingDepth() throws {
+        #expect(try parse(String(repeating: "[", count: 32) + String(repeating: "]", count: 32)) != .null)
+        #expect(throws: JOSEError.nestingTooDeep) {
+            try parse(String(repeating: "[", count: 33) + String(repeating: "]", count: 33))
+        }
+        #expect(throws: JOSEError.nestingTooDeep) {
+            try parse(String(repeating: #"{"a":"#, count: 5) + "1" + String(repeating: "}", count: 5), depth: 4)
+        }
+        // Deep input must fail fast, not overflow the stack.
+        #expect(throws: JOSEError.nestingTooDeep) { try parse(String(repeating: "[", count: 100_000)) }
+    }
+
+    @Test func numbers() throws {
+        #expect(try parse("1800000000") == .number(1_800_000_000))
+        #expect(try parse("-0") == .number(0))
+        #expect(try parse("1.5E3") == .number(1500))
+        #expect(try parse("12345678901234567890") == .number(1.2345678901234567e19))
+        #expect(try parse("1e-400") == .number(0))
+    }
+
+    @Test func writerRoundTrips() throws {
+        let text = #"{"s":"q\"b\\n\n\u0001é","n":[1,-2,0.5],"t":true,"z":null,"o":{}}"#
+        let value = try parse(text)
+        let written = JSONWriter.serialize(value)
+        #expect(try parse(written) == value)
+        #expect(written.contains(#""\u0001""#) || written.contains(#"\u0001"#))
+    }
+}
