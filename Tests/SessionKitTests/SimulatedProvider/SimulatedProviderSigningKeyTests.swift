@@ -79,5 +79,9 @@ struct SimulatedProviderSigningKeyTests {
         let second = try SimulatedProviderKeys.shared(count: 2)
         #expect(first.map { $0.publicJWK(keyID: "k") } == second.map { $0.publicJWK(keyID: "k") })
         #expect(first[0].publicJWK(keyID: "k") != first[1].publicJWK(keyID: "k"))
+        let more = try SimulatedProviderKeys.shared(count: SimulatedProviderKeys.poolSize + 1)
+        let jwks = more.map { $0.publicJWK(keyID: "k") }
+        #expect(Array(jwks.prefix(2)) == first.map { $0.publicJWK(keyID: "k") })
+        #expect(Set(jwks.map { $0.n ?? "" }).count == SimulatedProviderKeys.poolSize + 1)
     }
 }
