@@ -338,3 +338,16 @@ enum SessionCallResult<Value: Sendable>: Sendable {
         return nil
     }
 }
+
+extension SessionHarness {
+    /// Values appended from any task, read in order.
+    final class Collected<Value: Sendable>: Sendable {
+        private let storage = Mutex<[Value]>([])
+
+        func append(_ value: Value) {
+            storage.withLock { $0.append(value) }
+        }
+
+        var values: [Value] { storage.withLock { $0 } }
+    }
+}
