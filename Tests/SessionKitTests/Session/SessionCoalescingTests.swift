@@ -65,8 +65,8 @@ struct SessionCoalescingTests {
         await h.waitUntil("active again") { await h.session.stage == .active }
         let stored = try #require(h.store.record.session)
         #expect(stored.rotation == 1)
-        #expect(h.provider.isRefreshTokenActive(stored.refreshToken.value))
-        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
+        #expect(h.refreshTokenIsLive(stored.refreshToken))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
         #expect(h.steps.last == .move(.refreshing, .active, .refreshed(callers: 0)))
         // The kept result is fresh: handed out without another request.
         #expect(try await h.session.validAccessToken().secret == stored.accessToken)
@@ -143,9 +143,9 @@ struct SessionCoalescingTests {
         // The refresh's answer arrived after the sign-out began: two refresh tokens exist in all.
         #expect(h.issued.refreshTokens.count == 2)
         let lateAccess = try #require(h.issued.accessTokens.last)
-        #expect(lateAccess != signedIn.accessToken?.value)
+        #expect(lateAccess != signedIn.accessToken)
         await h.waitUntil("every refresh token revoked") {
-            h.issued.refreshTokens.allSatisfy { !h.provider.isRefreshTokenActive($0) }
+            h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) }
         }
         await h.waitUntil("revocation queue drained") { h.store.record.isEmpty }
         #expect(h.steps.filter { if case .move = $0 { true } else { false } } == Step.signIn() + [
@@ -153,7 +153,7 @@ struct SessionCoalescingTests {
             .move(.refreshing, .revoking, .signOutRequested),
             .move(.revoking, .signedOut, .revocationConfirmed),
         ])
-        #expect(!h.provider.isAccessTokenActive(lateAccess))
+        #expect(!h.accessTokenIsLive(lateAccess))
         await #expect(throws: SessionError.notSignedIn) { try await session.validAccessToken() }
         #expect(await session.identity == nil)
     }
@@ -181,7 +181,7 @@ struct SessionCoalescingTests {
             ])
         #expect(await session.stage == .signedOut)
         let late = try #require(h.issued.refreshTokens.first)
-        #expect(!h.provider.isRefreshTokenActive(late))
+        #expect(!h.refreshTokenIsLive(late))
         await h.waitUntil("revocation queue drained") { h.store.record.isEmpty }
         await #expect(throws: SessionError.notSignedIn) { try await session.validAccessToken() }
     }

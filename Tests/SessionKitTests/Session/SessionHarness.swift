@@ -167,6 +167,17 @@ final class SessionHarness: Sendable {
         return clock.advanceToNextDeadline()
     }
 
+    /// Whether the provider would still accept this refresh token. Takes a `Secret`, so a failing
+    /// expectation prints it redacted.
+    func refreshTokenIsLive(_ token: Secret) -> Bool {
+        provider.isRefreshTokenActive(token.value)
+    }
+
+    /// Whether the provider would still accept this access token.
+    func accessTokenIsLive(_ token: Secret) -> Bool {
+        provider.isAccessTokenActive(token.value)
+    }
+
     /// Seconds since the clock started.
     var elapsed: Double {
         let (seconds, attoseconds) = clock.now.offset.components
@@ -222,26 +233,27 @@ extension SessionHarness {
     /// Every secret a provider issued, collected where the app received it.
     final class IssuedSecrets: Sendable {
         struct Values: Sendable {
-            var accessTokens: [String] = []
-            var refreshTokens: [String] = []
-            var idTokens: [String] = []
-            var codes: [String] = []
-            var deviceKeys: [String] = []
-            var deviceSecrets: [String] = []
+            var accessTokens: [Secret] = []
+            var refreshTokens: [Secret] = []
+            var idTokens: [Secret] = []
+            var codes: [Secret] = []
+            var deviceKeys: [Secret] = []
+            var deviceSecrets: [Secret] = []
         }
 
         private let values = Mutex(Values())
 
-        var accessTokens: [String] { values.withLock { $0.accessTokens } }
-        var refreshTokens: [String] { values.withLock { $0.refreshTokens } }
-        var idTokens: [String] { values.withLock { $0.idTokens } }
-        var codes: [String] { values.withLock { $0.codes } }
-        var deviceKeys: [String] { values.withLock { $0.deviceKeys } }
+        var accessTokens: [Secret] { values.withLock { $0.accessTokens } }
+        var refreshTokens: [Secret] { values.withLock { $0.refreshTokens } }
+        var idTokens: [Secret] { values.withLock { $0.idTokens } }
+        var codes: [Secret] { values.withLock { $0.codes } }
+        var deviceKeys: [Secret] { values.withLock { $0.deviceKeys } }
 
         /// Every secret value, with the signature segment of each id_token on its own as well.
-        var all: [String] {
+        /// Kept as `Secret`, so a failing expectation never prints one.
+        var all: [Secret] {
             values.withLock { values in
-                let signatures = values.idTokens.compactMap { $0.split(separator: ".").last.map(String.init) }
+                let signatures = values.idTokens.compactMap { $0.value.split(separator: ".").last.map { Secret(String($0)) } }
                 return values.accessTokens + values.refreshTokens + values.idTokens + signatures + values.codes + values.deviceKeys
                     + values.deviceSecrets
             }
@@ -250,17 +262,17 @@ extension SessionHarness {
         func recordCallback(_ url: URL) {
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
             guard let code = items.first(where: { $0.name == "code" })?.value else { return }
-            values.withLock { $0.codes.append(code) }
+            values.withLock { $0.codes.append(Secret(code)) }
         }
 
         func recordResponse(_ body: Data) {
             guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] else { return }
             values.withLock { values in
-                if let value = object["access_token"] as? String { values.accessTokens.append(value) }
-                if let value = object["refresh_token"] as? String { values.refreshTokens.append(value) }
-                if let value = object["id_token"] as? String { values.idTokens.append(value) }
-                if let value = object["device_key"] as? String { values.deviceKeys.append(value) }
-                if let value = object["device_secret"] as? String { values.deviceSecrets.append(value) }
+                if let value = object["access_token"] as? String { values.accessTokens.append(Secret(value)) }
+                if let value = object["refresh_token"] as? String { values.refreshTokens.append(Secret(value)) }
+                if let value = object["id_token"] as? String { values.idTokens.append(Secret(value)) }
+                if let value = object["device_key"] as? String { values.deviceKeys.append(Secret(value)) }
+                if let value = object["device_secret"] as? String { values.deviceSecrets.append(Secret(value)) }
             }
         }
     }

@@ -31,7 +31,7 @@ struct SessionRefreshFaultTests {
         #expect(token.secret == stored.accessToken)
         #expect(token.secret != signedIn.accessToken)
         #expect(stored.pendingRefreshToken == nil)
-        #expect(h.provider.isRefreshTokenActive(stored.refreshToken.value))
+        #expect(h.refreshTokenIsLive(stored.refreshToken))
         #expect(await h.session.stage == .active)
     }
 
@@ -67,7 +67,7 @@ struct SessionRefreshFaultTests {
         let waited = fault == .timeout ? 30.0 : 0
         #expect(abs(h.transitionTimes.last! - (3540 + waited + retry.afterSeconds)) < 1e-6)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 2)
-        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
     }
 
     @Test(
@@ -173,7 +173,7 @@ struct SessionRefreshFaultTests {
         #expect(h.provider.requestLog.filter { $0.grantType == "refresh_token" }.map(\.errorCode) == [nil, "invalid_grant"])
         #expect(h.provider.revokedChains.map(\.reason) == [.refreshTokenReuse])
         #expect(h.provider.activeGrantCount == 0)
-        #expect(h.issued.refreshTokens == [signedIn.refreshToken.value])
+        #expect(h.issued.refreshTokens == [signedIn.refreshToken])
         #expect(h.store.record.session == nil)
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
@@ -216,7 +216,7 @@ struct SessionRefreshFaultTests {
         #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .active, .refreshFailedTransiently(reason))])
         #expect(await h.session.stage == .active)
         #expect(h.store.record.session == signedIn)
-        #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
+        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
 
         let token = try await h.session.validAccessToken()
         #expect(token.secret == h.store.record.session?.accessToken)
@@ -253,9 +253,9 @@ struct SessionRefreshFaultTests {
         // An unknown kid is looked up once more before the token is rejected.
         #expect(h.provider.requestCount(for: .jwks) == (code == "unknown_kid" ? 2 : 1))
         let rejected = try #require(h.issued.accessTokens.last)
-        #expect(h.journal.savedRecords.allSatisfy { $0.session?.accessToken?.value != rejected })
-        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
-        #expect(h.issued.refreshTokens.allSatisfy { !h.provider.isRefreshTokenActive($0) })
+        #expect(h.journal.savedRecords.allSatisfy { $0.session?.accessToken != rejected })
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(h.store.record.isEmpty)
     }

@@ -26,8 +26,8 @@ struct SessionScenarioTests {
         #expect(stored.refreshToken != signedIn.refreshToken)
         #expect(stored.pendingRefreshToken == nil)
         #expect(stored.rotation == 1)
-        #expect(h.provider.isRefreshTokenActive(stored.refreshToken.value))
-        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
+        #expect(h.refreshTokenIsLive(stored.refreshToken))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
         // Fresh again: handed out without another request.
         #expect(try await h.session.validAccessToken() == refreshed)
         #expect(h.provider.tokenRequestCount == 2)
@@ -52,8 +52,8 @@ struct SessionScenarioTests {
         #expect(saves.suffix(2).map(\.pendingOperation) == [.signOut, nil])
         #expect(saves.suffix(2).first?.session == stored)
         #expect(h.issued.refreshTokens.count == 2)
-        #expect(h.issued.refreshTokens.allSatisfy { !h.provider.isRefreshTokenActive($0) })
-        #expect(h.issued.accessTokens.allSatisfy { !h.provider.isAccessTokenActive($0) })
+        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
+        #expect(h.issued.accessTokens.allSatisfy { !h.accessTokenIsLive($0) })
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
 
@@ -124,14 +124,14 @@ struct SessionScenarioTests {
         let rejectedAccess = try #require(h.issued.accessTokens.last)
         let rejectedRefresh = try #require(h.issued.refreshTokens.last)
         let rejectedID = try #require(h.issued.idTokens.last)
-        #expect(rejectedRefresh != signedIn.refreshToken.value)
+        #expect(rejectedRefresh != signedIn.refreshToken)
         // Never held as current; the rotated token was only ever pending (written durably first).
         for record in h.journal.savedRecords {
-            #expect(record.session?.accessToken?.value != rejectedAccess)
-            #expect(record.session?.refreshToken.value != rejectedRefresh)
-            #expect(record.session?.idToken?.value != rejectedID)
+            #expect(record.session?.accessToken != rejectedAccess)
+            #expect(record.session?.refreshToken != rejectedRefresh)
+            #expect(record.session?.idToken != rejectedID)
         }
-        #expect(h.journal.savedRecords.contains { $0.session?.pendingRefreshToken?.value == rejectedRefresh })
+        #expect(h.journal.savedRecords.contains { $0.session?.pendingRefreshToken == rejectedRefresh })
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
         await #expect(throws: SessionError.notSignedIn) { try await h.session.refresh() }
 
@@ -146,8 +146,8 @@ struct SessionScenarioTests {
             ])
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(h.store.record.isEmpty)
-        #expect(h.issued.refreshTokens.allSatisfy { !h.provider.isRefreshTokenActive($0) })
-        #expect(!h.provider.isAccessTokenActive(rejectedAccess))
+        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
+        #expect(!h.accessTokenIsLive(rejectedAccess))
         #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
         #expect(h.provider.requestCount(for: .revocation) == 2)
@@ -195,7 +195,7 @@ struct SessionScenarioTests {
                 .move(.revoking, .signedOut, .revocationConfirmed),
             ])
         #expect(h.store.record.isEmpty)
-        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
     }
 
@@ -257,7 +257,7 @@ struct SessionScenarioTests {
         #expect(h.steps.last == .event(.deferredRevocationCompleted))
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(h.store.record.isEmpty)
-        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
 
@@ -282,7 +282,7 @@ struct SessionScenarioTests {
         #expect(h.store.record.pendingOperation == nil)
         #expect(h.journal.savedRecords.contains { $0.pendingOperation == .deleteAccount })
         #expect(try await h.session.validAccessToken().secret == signedIn.accessToken)
-        #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
+        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.isEmpty)
         #expect(h.provider.requestCount(for: .disconnect) == 1)
         #expect(h.provider.requestCount(for: .revocation) == 0)
@@ -304,7 +304,7 @@ struct SessionScenarioTests {
         #expect(token.secret != signedIn.accessToken)
         #expect(h.provider.requestCount(for: .jwks) == 2)
         #expect(h.steps == Step.signIn() + Step.refresh())
-        let header = try #require(h.issued.idTokens.last?.split(separator: ".").first)
+        let header = try #require(h.issued.idTokens.last?.value.split(separator: ".").first)
         let decoded = try Base64URL.decode(header)
         #expect(String(decoding: decoded, as: UTF8.self).contains("\"\(newKeyID)\""))
 
@@ -356,8 +356,8 @@ struct SessionScenarioTests {
         let stored = try #require(h.store.record.session)
         #expect(stored.rotation == 1)
         #expect(stored.refreshToken != signedIn.refreshToken)
-        #expect(h.provider.isRefreshTokenActive(stored.refreshToken.value))
-        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
+        #expect(h.refreshTokenIsLive(stored.refreshToken))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
         #expect(try await relaunched.validAccessToken().secret == stored.accessToken)
         #expect(await relaunched.identity?.subject == "alice")
@@ -392,7 +392,7 @@ struct SessionScenarioTests {
                 .move(.revoking, .signedOut, .revocationConfirmed),
             ])
         #expect(h.store.record.isEmpty)
-        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
         #expect(h.provider.requestCount(grantType: "refresh_token") == 0)
     }
 
@@ -416,6 +416,6 @@ struct SessionScenarioTests {
         #expect(h.store.record.pendingOperation == nil)
         #expect(h.store.device == nil)
         #expect(h.provider.revokedChains.map(\.reason) == [.disconnect])
-        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken.value))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
     }
 }
