@@ -158,6 +158,32 @@ struct SessionCoalescingTests {
         #expect(await session.identity == nil)
     }
 
+    @Test("sign-out during a slow refresh journals its intent at once and never stores the late result as current")
+    func signOutJournaledDuringSlowRefresh() async throws {
+        let h = try SessionHarness()
+        let (signedIn, callers) = try await waitingCallers(h, count: 1, answerAfter: .seconds(10))
+        let session = h.session
+        let signOut = Task { await SessionCallResult { () async throws(SessionError) in try await session.signOut() } }
+        #expect(await callers[0].value.error == .signOutInProgress)
+        await h.waitUntil("revoking") { await session.stage == .revoking }
+        let savesAtSignOut = h.journal.savedRecords.count
+        // A relaunch now must find the sign-out journaled: the refresh in flight holds the store's
+        // lease across its network call, so the journal write waits up to the transport's timeout.
+        await withKnownIssue("runRevoke journals under the store lease, which the slow refresh holds until its answer arrives") {
+            await h.waitUntil("sign-out journaled while the refresh is in flight") { h.store.record.pendingOperation == .signOut }
+        }
+        #expect(h.clock.sleeperCount == 1)
+
+        h.clock.advanceToNextDeadline()
+        #expect(await signOut.value.error == nil)
+        let late = try #require(h.issued.refreshTokens.last)
+        #expect(late != signedIn.refreshToken)
+        withKnownIssue("runRefresh saves its verified result as the current session after the sign-out began") {
+            #expect(h.journal.savedRecords.dropFirst(savesAtSignOut).allSatisfy { $0.session?.refreshToken != late })
+        }
+        await h.waitUntil("every refresh token revoked") { h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) } }
+    }
+
     @Test("sign-out during a slow code exchange: the late tokens are discarded and revoked")
     func lateExchangeDroppedAfterSignOut() async throws {
         let h = try SessionHarness()

@@ -367,6 +367,50 @@ struct SessionScenarioTests {
         #expect(h.steps.count == 2)
     }
 
+    @Test("restore while the provider is down: retried, then signed out with the stored session kept for the next launch")
+    func restoreDuringOutage() async throws {
+        let h = try SessionHarness()
+        let signedIn = try await h.signIn()
+        h.provider.script(.serverError(status: 503), on: .token, times: 3)
+        let relaunched = await h.relaunch()
+        let restore = Task { await SessionCallResult { () async throws(SessionError) in try await relaunched.restore() } }
+        await h.advanceToNextSleeper()
+        await h.advanceToNextSleeper()
+
+        guard case .provider(let error)? = await restore.value.error else {
+            Issue.record("expected a provider error")
+            return
+        }
+        #expect(error.status == 503)
+        let retries = h.retries
+        #expect(retries.count == 2)
+        #expect(
+            h.steps == [
+                .move(.signedOut, .refreshing, .restoring),
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retries[0].afterSeconds, because: "503 server_error")),
+                .move(.refreshing, .refreshing, .retrying(attempt: 2, afterSeconds: retries[1].afterSeconds, because: "503 server_error")),
+                .move(.refreshing, .signedOut, .refreshFailedTransiently("503 server_error")),
+            ])
+        // Nothing verified to show, nothing wiped: the next launch restores.
+        #expect(h.store.record.session == signedIn)
+        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+        let again = await h.relaunch()
+        #expect(try await again.restore() == .active)
+        #expect(h.steps.suffix(2) == [.move(.signedOut, .refreshing, .restoring), .move(.refreshing, .active, .verified(subject: "alice"))])
+    }
+
+    @Test("restore with a refresh token the provider refuses ends signed out and wipes it")
+    func restoreRejected() async throws {
+        let h = try SessionHarness()
+        try await h.signIn()
+        h.provider.revokeAllGrants(of: "alice")
+        let relaunched = await h.relaunch()
+        await #expect(throws: SessionError.refreshTokenRejected) { try await relaunched.restore() }
+        #expect(h.steps == [.move(.signedOut, .refreshing, .restoring), .move(.refreshing, .signedOut, .refreshRejected("invalid_grant"))])
+        #expect(h.store.record.session == nil)
+        #expect(await relaunched.stage == .signedOut)
+    }
+
     @Test("restore with nothing stored stays signed out without a request")
     func restoreNothing() async throws {
         let h = try SessionHarness()
