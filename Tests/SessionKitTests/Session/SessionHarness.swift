@@ -150,9 +150,10 @@ final class SessionHarness: Sendable {
     /// certain to become true because the work it waits for is already under way; a bound turns
     /// a broken promise into a failure instead of a hang.
     func waitUntil(
-        _ what: String = "condition", _ condition: () async -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+        _ what: String = "condition", yields: Int = 200_000, _ condition: () async -> Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async {
-        for _ in 0..<200_000 {
+        for _ in 0..<yields {
             if await condition() { return }
             await Task.yield()
         }
