@@ -1,0 +1,79 @@
+import Foundation
+
+/// The readable form of a run: how each number was obtained, then the tables.
+enum Report {
+    static func header(rounds: Int, suite: BenchmarkSuite) -> String {
+        """
+        SessionKit session benchmarks — release build, \(rounds) rounds, medians reported.
+        Each round runs every measure once, side by side, so outside load hits them alike.
+
+        fast path   validAccessToken() on an active session with a fresh token, and a bare call to a
+                    trivial actor returning a value of the same shape (a string and a date), both called
+                    from outside any actor in batches of \(suite.fastPathIterations); the two batches alternate order
+                    from round to round. ratio = median over rounds of (session ns/op / actor ns/op).
+        concurrent  K callers ask for a token while it is due; the simulated token endpoint is scripted
+                    slow (250 ms of simulated time), so all K join before the response exists.
+                    t0 launch of the callers (one task, a discarding group of K tasks)
+                    t1 all K are waiting: provider asleep on the test clock and waitingCallerCount == K
+                       (polled with Task.yield between polls; a poll queues behind the callers still
+                       starting, so it adds at most one round trip, and the poll count is shown)
+                    t2 test clock advanced to the response's deadline (t1→t2 is one synchronous call)
+                    t3 the last caller returned (read inside the callers' task as its group ends)
+                    join = t1−t0, resume = t3−t2, total = t3−t0.
+                    per waiter = median over rounds of (total(K) − median total(1)) / K; join and
+                    resume per waiter likewise against their own K=1 medians. token requests = refresh
+                    grants the provider saw in the run (must be 1). linearity = per waiter at the
+                    largest K / per waiter at the next.
+        month       30 simulated days, one validAccessToken() every 15 minutes with 15.5-minute access
+                    tokens (due after 14.5): \(SimulatedMonthBenchmark.refreshes) refreshes, each a real RS256 signature by
+                    the simulated provider and a real RS256 verification by the session, on a TestClock.
+                    wall time from the first step to the last, sign-in excluded.
+        Wall time is read from ContinuousClock.
+        """
+    }
+
+    static func callersTable(_ callers: ConcurrentCallersBenchmark) -> String {
+        var lines = [
+            row(["K", "requests", "served", "polls", "join ms", "resume ms", "total ms", "join µs/w", "resume µs/w", "total µs/w"])
+        ]
+        for count in callers.counts {
+            let perWaiter: (KeyPath<ConcurrentCallersBenchmark.Run, Double>) -> String = { timing in
+                count == 1 ? "—" : fixed(callers.perWaiter(count, timing) / 1e3, 3)
+            }
+            lines.append(
+                row([
+                    String(count), String(callers.refreshRequests(count)), callers.allServed(count) ? "all" : "NOT ALL",
+                    String(callers.polls(count)),
+                    fixed(callers.median(count, \.join) / 1e6, 2), fixed(callers.median(count, \.resume) / 1e6, 2),
+                    fixed(callers.median(count, \.total) / 1e6, 2), perWaiter(\.join), perWaiter(\.resume), perWaiter(\.total),
+                ]))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func measuresTable(_ measures: [Measure]) -> String {
+        var lines = [row(["measure", "value", "unit", "target", "pass"], widths: [44, 12, 9, 10, 4])]
+        for measure in measures {
+            lines.append(
+                row(
+                    [measure.name, Measure.format(measure.value), measure.unit, measure.target ?? "—", measure.pass ? "yes" : "NO"],
+                    widths: [44, 12, 9, 10, 4]))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func spread(_ label: String, _ samples: Samples, scale: Double, unit: String) -> String {
+        "\(label): median \(fixed(samples.median * scale, 2)) \(unit), min \(fixed(samples.minimum * scale, 2)), max \(fixed(samples.maximum * scale, 2))"
+    }
+
+    private static func fixed(_ value: Double, _ decimals: Int) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+
+    private static func row(_ cells: [String], widths: [Int]? = nil) -> String {
+        let widths = widths ?? Array(repeating: 11, count: cells.count)
+        return zip(cells, widths).map { cell, width in
+            cell.count >= width ? cell : cell + String(repeating: " ", count: width - cell.count)
+        }.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+    }
+}
