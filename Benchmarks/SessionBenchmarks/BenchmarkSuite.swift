@@ -9,6 +9,9 @@ struct BenchmarkSuite {
     var rounds: Int
     var fastPathIterations = 300_000
     var callerCounts = [1, 1_000, 10_000, 100_000]
+    /// The groups to run (`fast-path`, `concurrent`, `month`); all by default.
+    var groups: Set<String> = Self.allGroups
+    static let allGroups: Set<String> = ["fast-path", "concurrent", "month"]
 
     /// The limits from the session issue.
     static let fastPathRatioLimit = 2.0
@@ -29,28 +32,47 @@ struct BenchmarkSuite {
         var callers = ConcurrentCallersBenchmark(counts: callerCounts)
         var month = SimulatedMonthBenchmark()
         // Warm-up: first-touch allocations and lazy initialisation stay out of the samples.
-        try await fastPath.runRound(0)
-        fastPath = try await FastPathBenchmark.make(iterations: fastPathIterations)
-        var warmUp = ConcurrentCallersBenchmark(counts: [1, 1_000])
-        try await warmUp.runRound(0)
+        if groups.contains("fast-path") {
+            try await fastPath.runRound(0)
+            fastPath = try await FastPathBenchmark.make(iterations: fastPathIterations)
+        }
+        if groups.contains("concurrent") {
+            var warmUp = ConcurrentCallersBenchmark(counts: [1, 1_000])
+            try await warmUp.runRound(0)
+        }
 
         for round in 0..<rounds {
             progress("round \(round + 1)/\(rounds)")
-            try await fastPath.runRound(round)
-            try await callers.runRound(round)
-            try await month.runRound()
+            if groups.contains("fast-path") { try await fastPath.runRound(round) }
+            if groups.contains("concurrent") { try await callers.runRound(round) }
+            if groups.contains("month") { try await month.runRound() }
         }
         guard fastPath.refreshCount() == 0 else { throw BenchmarkFailure("the fast-path session refreshed; its token was not fresh") }
         return Result(measures: measures(fastPath, callers, month), fastPath: fastPath, callers: callers, month: month)
     }
 
     private func measures(_ fastPath: FastPathBenchmark, _ callers: ConcurrentCallersBenchmark, _ month: SimulatedMonthBenchmark) -> [Measure] {
-        var measures = [
-            Measure("fast_path.valid_access_token", fastPath.sessionNanoseconds.median, unit: "ns/op"),
-            Measure("fast_path.bare_actor_call", fastPath.baselineNanoseconds.median, unit: "ns/op"),
-            Measure("fast_path.ratio", fastPath.ratios.median, unit: "x", atMost: Self.fastPathRatioLimit),
-            Measure("concurrent.k1.fixed_cost", callers.median(1, \.total) / 1e3, unit: "us"),
-        ]
+        var measures: [Measure] = []
+        if groups.contains("fast-path") {
+            measures += [
+                Measure("fast_path.valid_access_token", fastPath.sessionNanoseconds.median, unit: "ns/op"),
+                Measure("fast_path.bare_actor_call", fastPath.baselineNanoseconds.median, unit: "ns/op"),
+                Measure("fast_path.ratio", fastPath.ratios.median, unit: "x", atMost: Self.fastPathRatioLimit),
+            ]
+        }
+        if groups.contains("concurrent") { measures += callerMeasures(callers) }
+        if groups.contains("month") {
+            measures.append(Measure("month.wall_time", month.milliseconds.median / 1e3, unit: "s", atMost: Self.monthLimitSeconds))
+            // Any round that refreshed a different number of times is the one shown.
+            let refreshes = month.refreshCounts.first { $0 != SimulatedMonthBenchmark.refreshes } ?? SimulatedMonthBenchmark.refreshes
+            measures.append(
+                Measure("month.refresh_requests", Double(refreshes), unit: "requests", equalTo: Double(SimulatedMonthBenchmark.refreshes)))
+        }
+        return measures
+    }
+
+    private func callerMeasures(_ callers: ConcurrentCallersBenchmark) -> [Measure] {
+        var measures = [Measure("concurrent.k1.fixed_cost", callers.median(1, \.total) / 1e3, unit: "us")]
         for count in callerCounts {
             let prefix = "concurrent.k\(count)"
             measures.append(Measure("\(prefix).token_requests", Double(callers.refreshRequests(count)), unit: "requests", equalTo: 1))
@@ -73,10 +95,6 @@ struct BenchmarkSuite {
             let linearity = callers.perWaiter(largest, \.total) / callers.perWaiter(previous, \.total)
             measures.append(Measure("concurrent.linearity_k\(largest)_vs_k\(previous)", linearity, unit: "x", atMost: Self.linearityLimit))
         }
-        measures.append(Measure("month.wall_time", month.milliseconds.median / 1e3, unit: "s", atMost: Self.monthLimitSeconds))
-        // Any round that refreshed a different number of times is the one shown.
-        let refreshes = month.refreshCounts.first { $0 != SimulatedMonthBenchmark.refreshes } ?? SimulatedMonthBenchmark.refreshes
-        measures.append(Measure("month.refresh_requests", Double(refreshes), unit: "requests", equalTo: Double(SimulatedMonthBenchmark.refreshes)))
         return measures
     }
 }
