@@ -10,7 +10,9 @@ actor BaselineTokenSource {
         var expiresAt: Date
     }
 
-    private let token: Token
+    // A `var`, so reading it needs the actor's isolation: a `let` of a Sendable type may be read
+    // without the hop, and the optimizer is free to drop the hop then.
+    private var token: Token
 
     init(value: String, expiresAt: Date) {
         token = Token(value: value, expiresAt: expiresAt)

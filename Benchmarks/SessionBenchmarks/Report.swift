@@ -32,6 +32,24 @@ enum Report {
         """
     }
 
+    static func fastPathTable(_ fastPath: FastPathBenchmark) -> String {
+        var lines = [row(["caller", "callee", "median ns", "min ns", "max ns", "ratio", "ratio min", "ratio max"], widths: [8, 20, 10, 10, 10, 8, 10, 10])]
+        for caller in FastPathBenchmark.Caller.allCases {
+            for callee in FastPathBenchmark.Callee.allCases {
+                let pair = FastPathBenchmark.Pair(caller: caller, callee: callee)
+                let samples = fastPath.nanoseconds[pair] ?? Samples()
+                let ratio = fastPath.ratios[pair]
+                lines.append(
+                    row(
+                        [
+                            caller.rawValue, callee.rawValue, fixed(samples.median, 1), fixed(samples.minimum, 1), fixed(samples.maximum, 1),
+                            ratio.map { fixed($0.median, 2) } ?? "—", ratio.map { fixed($0.minimum, 2) } ?? "—", ratio.map { fixed($0.maximum, 2) } ?? "—",
+                        ], widths: [8, 20, 10, 10, 10, 8, 10, 10]))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
     static func callersTable(_ callers: ConcurrentCallersBenchmark) -> String {
         var lines = [
             row(["K", "requests", "served", "polls", "join ms", "resume ms", "total ms", "join µs/w", "resume µs/w", "total µs/w"])

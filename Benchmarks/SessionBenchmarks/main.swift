@@ -38,9 +38,7 @@ do {
     } else {
         print("")
         if suite.groups.contains("fast-path") {
-            print(Report.spread("fast path, session ns/op", result.fastPath.sessionNanoseconds, scale: 1, unit: "ns"))
-            print(Report.spread("fast path, actor ns/op  ", result.fastPath.baselineNanoseconds, scale: 1, unit: "ns"))
-            print(Report.spread("fast path, ratio        ", result.fastPath.ratios, scale: 1, unit: "x"))
+            print(Report.fastPathTable(result.fastPath))
         }
         if suite.groups.contains("month") {
             print(Report.spread("month, wall time        ", result.month.milliseconds, scale: 1, unit: "ms"))
