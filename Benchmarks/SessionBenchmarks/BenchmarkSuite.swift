@@ -57,6 +57,7 @@ struct BenchmarkSuite {
         if groups.contains("concurrent") { measures += callerMeasures(callers) }
         if groups.contains("month") {
             measures.append(Measure("month.wall_time", month.milliseconds.median / 1e3, unit: "s", atMost: Self.monthLimitSeconds))
+            measures.append(Measure("month.cpu_time", month.cpuMilliseconds.median / 1e3, unit: "s"))
             // Any round that refreshed a different number of times is the one shown.
             let refreshes = month.refreshCounts.first { $0 != SimulatedMonthBenchmark.refreshes } ?? SimulatedMonthBenchmark.refreshes
             measures.append(
@@ -103,6 +104,9 @@ struct BenchmarkSuite {
             }
             measures.append(Measure("\(prefix).join_per_waiter", callers.perWaiter(count, \.join) / 1e3, unit: "us"))
             measures.append(Measure("\(prefix).resume_per_waiter", callers.perWaiter(count, \.resume) / 1e3, unit: "us"))
+            let floor = callers.perWaiter(count, \.total, of: .floor) / 1e3
+            measures.append(Measure("\(prefix).floor_per_waiter", floor, unit: "us"))
+            measures.append(Measure("\(prefix).over_floor", perWaiter / floor, unit: "x"))
         }
         let sorted = callerCounts.sorted()
         if sorted.count >= 3 {

@@ -1,3 +1,4 @@
+import Foundation
 import SessionKit
 import SessionKitTesting
 import Synchronization
@@ -14,20 +15,31 @@ import Synchronization
 /// - t3: the last caller returned (read inside the callers' task the moment the group ends).
 ///
 /// join = t1 - t0, resume = t3 - t2, total = t3 - t0. Per waiter = (total(K) - median total(1)) / K.
+///
+/// The same harness drives a ``BareCoalescer`` (t2 is then the call that resumes everyone), whose
+/// per-waiter cost is the floor Swift's tasks and executors set on this machine.
 struct ConcurrentCallersBenchmark {
+    /// What the callers wait on.
+    enum Subject: String, CaseIterable, Sendable {
+        case session
+        case floor
+    }
+
     /// One run's timings, in nanoseconds, and what it checked.
     struct Run: Sendable {
         var callers: Int
         var join: Double
         var resume: Double
         var total: Double
+        /// Process CPU time from t0 to t3, all threads.
+        var cpu: Double
         var refreshRequests: Int
         var served: Int
         var polls: Int
     }
 
     let counts: [Int]
-    private(set) var runs: [Int: [Run]] = [:]
+    private(set) var runs: [Subject: [Int: [Run]]] = [:]
 
     init(counts: [Int]) {
         self.counts = counts
@@ -38,40 +50,43 @@ struct ConcurrentCallersBenchmark {
     mutating func runRound(_ round: Int) async throws {
         let shift = round % counts.count
         for callers in counts[shift...] + counts[..<shift] {
-            runs[callers, default: []].append(try await Self.run(callers: callers))
+            for subject in round.isMultiple(of: 2) ? Subject.allCases : Subject.allCases.reversed() {
+                let run = subject == .session ? try await Self.run(callers: callers) : await Self.runFloor(callers: callers)
+                runs[subject, default: [:]][callers, default: []].append(run)
+            }
         }
     }
 
     /// The median of a timing over the rounds for `callers`.
-    func median(_ callers: Int, _ timing: KeyPath<Run, Double>) -> Double {
+    func median(_ callers: Int, _ timing: KeyPath<Run, Double>, of subject: Subject = .session) -> Double {
         var samples = Samples()
-        for run in runs[callers] ?? [] { samples.add(run[keyPath: timing]) }
+        for run in runs[subject]?[callers] ?? [] { samples.add(run[keyPath: timing]) }
         return samples.median
     }
 
     /// Cost per waiter for `callers`, in nanoseconds: the median over rounds of
     /// `(timing(K) - median timing(1)) / K`.
-    func perWaiter(_ callers: Int, _ timing: KeyPath<Run, Double>) -> Double {
-        let fixed = median(1, timing)
+    func perWaiter(_ callers: Int, _ timing: KeyPath<Run, Double>, of subject: Subject = .session) -> Double {
+        let fixed = median(1, timing, of: subject)
         var samples = Samples()
-        for run in runs[callers] ?? [] { samples.add((run[keyPath: timing] - fixed) / Double(callers)) }
+        for run in runs[subject]?[callers] ?? [] { samples.add((run[keyPath: timing] - fixed) / Double(callers)) }
         return samples.median
     }
 
     /// The largest refresh-request count any run of `callers` saw (it must be 1).
     func refreshRequests(_ callers: Int) -> Int {
-        (runs[callers] ?? []).map(\.refreshRequests).max() ?? 0
+        (runs[.session]?[callers] ?? []).map(\.refreshRequests).max() ?? 0
     }
 
     /// Whether every run of `callers` served all of them a token.
     func allServed(_ callers: Int) -> Bool {
-        (runs[callers] ?? []).allSatisfy { $0.served == $0.callers }
+        Subject.allCases.allSatisfy { subject in (runs[subject]?[callers] ?? []).allSatisfy { $0.served == $0.callers } }
     }
 
     /// The median number of `waitingCallerCount` polls before all callers had joined.
-    func polls(_ callers: Int) -> Int {
+    func polls(_ callers: Int, of subject: Subject = .session) -> Int {
         var samples = Samples()
-        for run in runs[callers] ?? [] { samples.add(Double(run.polls)) }
+        for run in runs[subject]?[callers] ?? [] { samples.add(Double(run.polls)) }
         return Int(samples.median)
     }
 
@@ -88,6 +103,7 @@ struct ConcurrentCallersBenchmark {
 
         let clock = ContinuousClock()
         let served = Counter()
+        let cpu0 = ProcessCPUTime.now()
         let t0 = clock.now
         let callersTask = Task {
             await withDiscardingTaskGroup { group in
@@ -109,10 +125,45 @@ struct ConcurrentCallersBenchmark {
         environment.clock.advanceToNextDeadline()
         let t2 = clock.now
         let t3 = await callersTask.value
+        let cpu = ProcessCPUTime.now() - cpu0
         return Run(
             callers: callers, join: t0.duration(to: t1).nanoseconds, resume: t2.duration(to: t3).nanoseconds,
-            total: t0.duration(to: t3).nanoseconds,
+            total: t0.duration(to: t3).nanoseconds, cpu: cpu.nanoseconds,
             refreshRequests: environment.provider.requestCount(grantType: "refresh_token") - refreshesBefore, served: served.value, polls: polls)
+    }
+}
+
+extension ConcurrentCallersBenchmark {
+    @concurrent
+    fileprivate static func runFloor(callers: Int) async -> Run {
+        let coalescer = BareCoalescer(token: BaselineTokenSource.Token(value: String(repeating: "x", count: 40), expiresAt: .distantFuture))
+        let clock = ContinuousClock()
+        let served = Counter()
+        let cpu0 = ProcessCPUTime.now()
+        let t0 = clock.now
+        let callersTask = Task {
+            await withDiscardingTaskGroup { group in
+                for _ in 0..<callers {
+                    group.addTask {
+                        if await coalescer.value().expiresAt == .distantFuture { served.increment() }
+                    }
+                }
+            }
+            return clock.now
+        }
+        var polls = 0
+        while await coalescer.waitingCount < callers {
+            polls += 1
+            await Task.yield()
+        }
+        let t1 = clock.now
+        let t2 = clock.now
+        await coalescer.resumeAll()
+        let t3 = await callersTask.value
+        let cpu = ProcessCPUTime.now() - cpu0
+        return Run(
+            callers: callers, join: t0.duration(to: t1).nanoseconds, resume: t2.duration(to: t3).nanoseconds,
+            total: t0.duration(to: t3).nanoseconds, cpu: cpu.nanoseconds, refreshRequests: 0, served: served.value, polls: polls)
     }
 }
 

@@ -21,13 +21,19 @@ enum Report {
                     t3 the last caller returned (read inside the callers' task as its group ends)
                     join = t1−t0, resume = t3−t2, total = t3−t0.
                     per waiter = median over rounds of (total(K) − median total(1)) / K; join and
-                    resume per waiter likewise against their own K=1 medians. token requests = refresh
+                    resume per waiter likewise against their own K=1 medians; cpu = process CPU time
+                    (both cores) from t0 to t3, per waiter the same way. token requests = refresh
                     grants the provider saw in the run (must be 1). linearity = per waiter at the
                     largest K / per waiter at the next.
+                    floor: the same harness on a bare actor that parks callers as stored
+                    continuations and resumes them in one loop (no ids, no cancellation handlers, no
+                    state machine, no refresh): what Swift's tasks and executors cost per waiter on
+                    this machine. over_floor = session per waiter / floor per waiter.
         month       30 simulated days, one validAccessToken() every 15 minutes with 15.5-minute access
                     tokens (due after 14.5): \(SimulatedMonthBenchmark.refreshes) refreshes, each a real RS256 signature by
                     the simulated provider and a real RS256 verification by the session, on a TestClock.
-                    wall time from the first step to the last, sign-in excluded.
+                    wall time from the first step to the last, sign-in excluded; cpu time of the
+                    process over the same steps, for context on a shared machine.
         Wall time is read from ContinuousClock.
         """
     }
@@ -51,20 +57,27 @@ enum Report {
     }
 
     static func callersTable(_ callers: ConcurrentCallersBenchmark) -> String {
+        let widths = [8, 8, 6, 5, 9, 9, 9, 9, 9, 9, 9, 9, 9]
         var lines = [
-            row(["K", "requests", "served", "polls", "join ms", "resume ms", "total ms", "join µs/w", "resume µs/w", "total µs/w"])
+            row(
+                ["", "", "", "", "session", "", "", "per waiter µs", "", "", "", "floor µs/w", ""], widths: widths),
+            row(
+                ["K", "requests", "served", "polls", "join ms", "resume ms", "total ms", "join", "resume", "total", "cpu", "total", "cpu"],
+                widths: widths),
         ]
         for count in callers.counts {
-            let perWaiter: (KeyPath<ConcurrentCallersBenchmark.Run, Double>) -> String = { timing in
-                count == 1 ? "—" : fixed(callers.perWaiter(count, timing) / 1e3, 3)
+            let perWaiter: (KeyPath<ConcurrentCallersBenchmark.Run, Double>, ConcurrentCallersBenchmark.Subject) -> String = { timing, subject in
+                count == 1 ? "—" : fixed(callers.perWaiter(count, timing, of: subject) / 1e3, 2)
             }
             lines.append(
-                row([
-                    String(count), String(callers.refreshRequests(count)), callers.allServed(count) ? "all" : "NOT ALL",
-                    String(callers.polls(count)),
-                    fixed(callers.median(count, \.join) / 1e6, 2), fixed(callers.median(count, \.resume) / 1e6, 2),
-                    fixed(callers.median(count, \.total) / 1e6, 2), perWaiter(\.join), perWaiter(\.resume), perWaiter(\.total),
-                ]))
+                row(
+                    [
+                        String(count), String(callers.refreshRequests(count)), callers.allServed(count) ? "all" : "NOT ALL",
+                        String(callers.polls(count)),
+                        fixed(callers.median(count, \.join) / 1e6, 2), fixed(callers.median(count, \.resume) / 1e6, 2),
+                        fixed(callers.median(count, \.total) / 1e6, 2), perWaiter(\.join, .session), perWaiter(\.resume, .session),
+                        perWaiter(\.total, .session), perWaiter(\.cpu, .session), perWaiter(\.total, .floor), perWaiter(\.cpu, .floor),
+                    ], widths: widths))
         }
         return lines.joined(separator: "\n")
     }
