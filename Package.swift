@@ -60,6 +60,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "TransportBenchmarks",
+            dependencies: ["SessionKit", "SessionKitTesting"],
+            path: "Benchmarks/TransportBenchmarks",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "JOSEBenchmarks",
             dependencies: [
                 "SessionKitJOSE",
