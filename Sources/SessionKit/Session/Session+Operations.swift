@@ -159,8 +159,9 @@ extension Session {
 
     func runRevoke(generation: UInt64) async {
         let store = self.store
+        let tokens: [Secret]
         do {
-            let tokens = try await store.withLease { () async throws -> [Secret] in
+            tokens = try await store.withLease { () async throws -> [Secret] in
                 var record = try await Self.load(store)
                 if record.pendingOperation != .signOut {
                     // The intent is durable before the first server call.
@@ -169,33 +170,38 @@ extension Session {
                 }
                 return [record.session?.pendingRefreshToken, record.session?.refreshToken].compactMap { $0 }
             }
+        } catch {
+            perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
+            return
+        }
+        let outcome: ServerOperationFailure?
+        do {
             var told = true
             for token in tokens where told {
                 told = try await client.revoke(token)
             }
-            try await Self.update(store) { record in
-                record.session = nil
-                record.pendingOperation = nil
-            }
-            perform(
-                told
-                    ? machine.serverOperationConfirmed(generation: generation, subject: nil)
-                    : machine.serverOperationFailed(.cannotTell("the provider has no revocation endpoint"), generation: generation))
-        } catch let error as ProviderError where error.isTransient {
+            outcome = told ? nil : .cannotTell("the provider has no revocation endpoint")
+        } catch where error.isTransient {
             perform(machine.serverOperationFailed(transientFailure(error), generation: generation))
-        } catch let error as ProviderError {
+            return
+        } catch {
             // The provider refuses the revocation for good: signing out cannot be refused, so wipe.
-            do {
-                try await Self.update(store) { record in
-                    record.session = nil
-                    record.pendingOperation = nil
-                }
-                perform(machine.serverOperationFailed(.refused(status: error.status ?? 0), generation: generation))
-            } catch {
-                perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
+            outcome = .refused(status: error.status ?? 0)
+        }
+        do {
+            try await Self.update(store) { record in
+                // Only what this sign-out revoked: a new sign-in may already have stored its session.
+                if let session = record.session, tokens.contains(session.refreshToken) { record.session = nil }
+                if record.pendingOperation == .signOut { record.pendingOperation = nil }
             }
         } catch {
             perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
+            return
+        }
+        if let outcome {
+            perform(machine.serverOperationFailed(outcome, generation: generation))
+        } else {
+            perform(machine.serverOperationConfirmed(generation: generation, subject: nil))
         }
     }
 
@@ -289,7 +295,8 @@ extension Session {
     /// Tokens that arrived after the session moved on: never current, always revoked.
     func discardLate(_ tokens: VerifiedTokens) async {
         try? await Self.update(store) { record in
-            if record.session?.refreshToken == tokens.refreshToken { record.session = nil }
+            // A journaled sign-out or deletion owns the stored session and revokes it itself.
+            if record.pendingOperation == nil, record.session?.refreshToken == tokens.refreshToken { record.session = nil }
             if !record.pendingRevocations.contains(tokens.refreshToken) { record.pendingRevocations.append(tokens.refreshToken) }
         }
         startBackgroundRevoker()
