@@ -1,8 +1,9 @@
+import SessionKit
 import Synchronization
 
 /// Gathers values appended from concurrent tasks, in the order they arrive.
 final class Collector<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = Locked<[Element]>([])
 
     func append(_ element: Element) {
         storage.withLock { $0.append(element) }

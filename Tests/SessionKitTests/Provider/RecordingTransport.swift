@@ -18,10 +18,10 @@ final class RecordingTransport: HTTPTransport {
         var requestWatches: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(_ responder: @escaping Responder) {
-        state = Mutex(State(responder: responder))
+        state = Locked(State(responder: responder))
     }
 
     /// Answers every request with the same response.

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKit
 import Synchronization
 
 /// A wall clock a test sets by hand. It counts how often it was read, so a test can wait until
@@ -10,10 +11,10 @@ final class SettableWallClock: Sendable {
         var readWatches: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
-        state = Mutex(State(now: start))
+        state = Locked(State(now: start))
     }
 
     /// The current time; counts as one read.

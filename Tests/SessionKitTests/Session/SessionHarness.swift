@@ -242,7 +242,7 @@ extension SessionHarness {
             var deviceSecrets: [Secret] = []
         }
 
-        private let values = Mutex(Values())
+        private let values = Locked(Values())
 
         var accessTokens: [Secret] { values.withLock { $0.accessTokens } }
         var refreshTokens: [Secret] { values.withLock { $0.refreshTokens } }
@@ -293,7 +293,7 @@ extension SessionHarness {
     /// A credential store that keeps every record saved through it, in order.
     final class JournalingStore: CredentialStore {
         let base: InMemoryCredentialStore
-        private let saved = Mutex<[CredentialRecord]>([])
+        private let saved = Locked<[CredentialRecord]>([])
 
         init(base: InMemoryCredentialStore) {
             self.base = base
@@ -318,7 +318,7 @@ extension SessionHarness {
 
     /// The session's events, appended by a synchronous observer.
     final class EventRecorder: Sendable {
-        private let storage = Mutex<[SessionEvent]>([])
+        private let storage = Locked<[SessionEvent]>([])
 
         func append(_ event: SessionEvent) {
             storage.withLock { $0.append(event) }
@@ -355,7 +355,7 @@ enum SessionCallResult<Value: Sendable>: Sendable {
 extension SessionHarness {
     /// Values appended from any task, read in order.
     final class Collected<Value: Sendable>: Sendable {
-        private let storage = Mutex<[Value]>([])
+        private let storage = Locked<[Value]>([])
 
         func append(_ value: Value) {
             storage.withLock { $0.append(value) }

@@ -106,7 +106,7 @@ final class Gate: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func wait() async {
         await withCheckedContinuation { continuation in
@@ -131,7 +131,7 @@ final class Gate: Sendable {
 
 /// Counts how many tasks are inside a critical section and the most ever seen at once.
 final class OccupancyMeter: Sendable {
-    private let state = Mutex((current: 0, maximum: 0))
+    private let state = Locked((current: 0, maximum: 0))
 
     func enter() {
         state.withLock { state in
