@@ -332,6 +332,50 @@ struct SessionEndpointFaultTests {
         #expect(h.provider.revokedChains.map(\.reason) == [.disconnect])
     }
 
+    @Test("a provider without app disconnect: deletion is unavailable, the session and credentials stay")
+    func noDisconnectEndpoint() async throws {
+        let h = try SessionHarness { $0.provider.disconnectEndpoint = nil }
+        await h.startRecording()
+        let signedIn = try await h.signIn()
+        await #expect(throws: SessionError.unsupported("the provider offers no app disconnect")) { try await h.session.deleteAccount() }
+        #expect(
+            h.steps == Step.signIn() + [
+                .move(.active, .disconnecting, .accountDeletionRequested),
+                .move(.disconnecting, .active, .accountDeletionUnavailable("the provider offers no app disconnect")),
+            ])
+        #expect(h.store.record.session == signedIn)
+        #expect(h.store.record.pendingOperation == nil)
+        #expect(h.provider.requestCount(for: .disconnect) == 0)
+        #expect(try await h.session.validAccessToken().secret == signedIn.accessToken)
+    }
+
+    @Test("a journaled deletion refused after a relaunch: the account stays and the session is restored")
+    func resumedDeletionRefused() async throws {
+        let h = try SessionHarness()
+        let signedIn = try await h.signIn()
+        var record = h.store.record
+        record.pendingOperation = .deleteAccount
+        h.store.replaceRecord(record)
+        h.provider.script(.forbidden, on: .disconnect)
+        let relaunched = await h.relaunch()
+
+        await #expect(throws: SessionError.accountDeletionRefused(status: 403)) { try await relaunched.restore() }
+        await h.waitUntil("restored") { await relaunched.stage == .active }
+        #expect(
+            h.steps == [
+                .move(.signedOut, .disconnecting, .resumingPendingOperation),
+                .move(.disconnecting, .refreshing, .accountDeletionRefused(status: 403)),
+                .move(.refreshing, .active, .verified(subject: "alice")),
+            ])
+        let stored = try #require(h.store.record.session)
+        #expect(h.store.record.pendingOperation == nil)
+        #expect(stored.rotation == 1)
+        #expect(h.refreshTokenIsLive(stored.refreshToken))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.revokedChains.isEmpty)
+        #expect(try await relaunched.validAccessToken().secret == stored.accessToken)
+    }
+
     // MARK: Signing keys
 
     @Test("a key-set outage during sign-in verification fails the sign-in; the unverified refresh token is revoked")
