@@ -39,8 +39,7 @@ final class SessionHarness: Sendable {
         self.clock = clock
         self.epoch = clock.wallClockNow()
         let provider = try SimulatedProvider(
-            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() },
-            signingKeys: try SimulatedProviderKeys.shared(count: 3))
+            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: try Self.signingKeys.get())
         self.provider = provider
         let issued = self.issued
         self.presenter = ScriptedPresenter(authorize: { (url, subject, decision) throws(SimulatedProviderAuthorizationError) -> URL in
@@ -59,6 +58,13 @@ final class SessionHarness: Sendable {
         self.session = Self.makeSession(
             configuration: configuration, transport: transport, journal: journal, presenter: presenter, clock: clock, seed: seed)
     }
+
+    /// The process-wide simulated signing keys, fetched once through a lazily initialised static.
+    ///
+    /// Its one-time initialisation orders every other caller after the key generation in a way the
+    /// thread sanitizer understands; concurrent first calls to `SimulatedProviderKeys.shared` wait
+    /// on a contended `Mutex`, whose kernel hand-off the sanitizer reports as a race on Linux.
+    static let signingKeys = Result { () throws(CryptoError) -> [RSAPrivateKey] in try SimulatedProviderKeys.shared(count: 3) }
 
     private static func makeSession(
         configuration: SessionConfiguration, transport: TappedTransport, journal: JournalingStore, presenter: ScriptedPresenter,
