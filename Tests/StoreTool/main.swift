@@ -10,9 +10,9 @@ import Foundation
 import SessionKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 func emit(_ line: String) {

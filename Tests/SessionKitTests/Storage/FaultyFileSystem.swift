@@ -3,9 +3,9 @@ import Synchronization
 @testable import SessionKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A ``StoreFileSystem`` over the real one that fails chosen calls with a chosen `errno`, shortens
@@ -73,9 +73,11 @@ final class FaultyFileSystem: StoreFileSystem {
     private func check(_ call: Call, path: String?) throws(SystemCallError) {
         let code = state.withLock { state -> Int32? in
             state.calls[call, default: 0] += 1
-            guard let index = state.rules.firstIndex(where: {
-                $0.call == call && $0.remaining > 0 && Self.matches($0.target, path: path, directory: state.directoryPath)
-            }) else { return nil }
+            guard
+                let index = state.rules.firstIndex(where: {
+                    $0.call == call && $0.remaining > 0 && Self.matches($0.target, path: path, directory: state.directoryPath)
+                })
+            else { return nil }
             state.rules[index].remaining -= 1
             return state.rules[index].code
         }

@@ -4,9 +4,9 @@ import Testing
 @testable import SessionKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The lease and the atomic replace between processes, with `SessionKitStoreTool` as the other

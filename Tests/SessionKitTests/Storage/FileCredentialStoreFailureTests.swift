@@ -4,9 +4,9 @@ import Testing
 @testable import SessionKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Write and read failures injected at single system calls: each gives its typed error and loses

@@ -4,9 +4,9 @@ import Testing
 @testable import SessionKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("File credential store")
@@ -142,7 +142,7 @@ struct FileCredentialStoreTests {
         try Files.write(damaged, to: path)
 
         await #expect(throws: Corrupted.self) {
-            try await Corrupted.check { try await store.load() }
+            try await Corrupted.checkAsync { try await store.load() }
         }
         // Reading never repairs or removes evidence, and the other namespace is unaffected.
         #expect(try Files.bytes(path) == damaged)
@@ -162,7 +162,7 @@ struct FileCredentialStoreTests {
         let path = directory.storePath + "/device"
         try Files.write(Self.apply(damage, to: try Files.bytes(path)), to: path)
         await #expect(throws: Corrupted.self) {
-            try await Corrupted.check { try await store.loadDevice() }
+            try await Corrupted.checkAsync { try await store.loadDevice() }
         }
         #expect(try await store.load() == StoreFixtures.fullRecord)
     }
@@ -189,7 +189,7 @@ struct FileCredentialStoreTests {
         let path = directory.storePath + "/credentials"
         #expect(truncate(path, off_t(StoreDirectory.maximumFileSize + 1)) == 0)
         await #expect(throws: Corrupted.self) {
-            try await Corrupted.check { try await store.load() }
+            try await Corrupted.checkAsync { try await store.load() }
         }
     }
 

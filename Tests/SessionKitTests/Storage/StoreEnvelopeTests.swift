@@ -149,7 +149,7 @@ struct Corrupted: Error {
         }
     }
 
-    static func check(_ body: () async throws -> some Any) async throws {
+    static func checkAsync(_ body: () async throws -> some Any) async throws {
         do {
             _ = try await body()
         } catch CredentialStoreError.corrupted {

@@ -3,9 +3,9 @@ import SessionKit
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Records and device credentials with recognisable secrets, for store tests.
