@@ -16,8 +16,6 @@ struct SessionDeterminismTests {
     /// Outage sign-out with jitter, preceded by a refresh that fails once: every delay is drawn
     /// from the seeded random source.
     static func outageSignOut(seed: UInt64) async throws -> Run {
-        // The keys exist before the environment asks for them (see `SessionHarness.signingKeys`).
-        _ = try SessionHarness.signingKeys.get()
         let env = try SimulatedSessionEnvironment(seed: seed)
         await env.startRecording()
         env.presenter.enqueue(.approve(subject: "alice"))

@@ -111,7 +111,7 @@ struct SessionEndpointFaultTests {
             ])
         let rejected = try #require(h.issued.refreshTokens.first)
         #expect(h.journal.savedRecords.allSatisfy { $0.session == nil })
-        #expect(!h.refreshTokenIsLive(rejected))
+        #expect(!h.provider.isRefreshTokenActive(rejected))
         #expect(h.provider.activeGrantCount == 0)
         // With nothing cached there is no second key fetch for an unknown kid.
         #expect(h.provider.requestCount(for: .jwks) == 1)
@@ -168,7 +168,7 @@ struct SessionEndpointFaultTests {
             ])
         #expect(h.provider.requestCount(for: .revocation) == 2)
         #expect(h.store.record.isEmpty)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
     }
 
@@ -187,7 +187,7 @@ struct SessionEndpointFaultTests {
             ])
         #expect(h.transitionTimes.suffix(2) == [0, 4])
         #expect(h.store.record.isEmpty)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
     }
 
     @Test("a 200 revocation answer with an unreadable body still confirms (RFC 7009 needs only the status)")
@@ -220,7 +220,7 @@ struct SessionEndpointFaultTests {
         #expect(h.store.record.isEmpty)
         #expect(h.provider.requestCount(for: .revocation) == 1)
         // The provider was not told: the token is still good there, but the app no longer holds it.
-        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken))
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
 
@@ -268,7 +268,7 @@ struct SessionEndpointFaultTests {
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(h.store.record.isEmpty)
         #expect(h.store.device == nil)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
     }
 
@@ -370,8 +370,8 @@ struct SessionEndpointFaultTests {
         let stored = try #require(h.store.record.session)
         #expect(h.store.record.pendingOperation == nil)
         #expect(stored.rotation == 1)
-        #expect(h.refreshTokenIsLive(stored.refreshToken))
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.isEmpty)
         #expect(try await relaunched.validAccessToken().secret == stored.accessToken)
     }
@@ -430,13 +430,13 @@ struct SessionEndpointFaultTests {
             let stored = try #require(h.store.record.session)
             #expect(token.secret == stored.accessToken)
             #expect(stored.rotation == 1)
-            #expect(h.refreshTokenIsLive(stored.refreshToken))
+            #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
         }
         withKnownIssue("the rotated token of the interrupted refresh is queued for revocation but no revoker runs") {
             // No refresh token is left active at the provider without being the stored current one.
             let current = h.store.record.session?.refreshToken
-            #expect(h.issued.refreshTokens.allSatisfy { $0 == current || !h.refreshTokenIsLive($0) })
+            #expect(h.issued.refreshTokens.allSatisfy { $0 == current || !h.provider.isRefreshTokenActive($0) })
         }
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
     }
 }

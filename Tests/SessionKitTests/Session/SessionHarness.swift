@@ -39,7 +39,7 @@ final class SessionHarness: Sendable {
         self.clock = clock
         self.epoch = clock.wallClockNow()
         let provider = try SimulatedProvider(
-            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: try Self.signingKeys.get())
+            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: try SimulatedProviderKeys.shared(count: 3))
         self.provider = provider
         let issued = self.issued
         self.presenter = ScriptedPresenter(authorize: { (url, subject, decision) throws(SimulatedProviderAuthorizationError) -> URL in
@@ -58,13 +58,6 @@ final class SessionHarness: Sendable {
         self.session = Self.makeSession(
             configuration: configuration, transport: transport, journal: journal, presenter: presenter, clock: clock, seed: seed)
     }
-
-    /// The process-wide simulated signing keys, fetched once through a lazily initialised static.
-    ///
-    /// Its one-time initialisation orders every other caller after the key generation in a way the
-    /// thread sanitizer understands; concurrent first calls to `SimulatedProviderKeys.shared` wait
-    /// on a contended `Mutex`, whose kernel hand-off the sanitizer reports as a race on Linux.
-    static let signingKeys = Result { () throws(CryptoError) -> [RSAPrivateKey] in try SimulatedProviderKeys.shared(count: 3) }
 
     private static func makeSession(
         configuration: SessionConfiguration, transport: TappedTransport, journal: JournalingStore, presenter: ScriptedPresenter,
@@ -172,17 +165,6 @@ final class SessionHarness: Sendable {
     func advanceToNextSleeper(count: Int = 1) async -> Duration? {
         await clock.waitForSleepers(count: count)
         return clock.advanceToNextDeadline()
-    }
-
-    /// Whether the provider would still accept this refresh token. Takes a `Secret`, so a failing
-    /// expectation prints it redacted.
-    func refreshTokenIsLive(_ token: Secret) -> Bool {
-        provider.isRefreshTokenActive(token.value)
-    }
-
-    /// Whether the provider would still accept this access token.
-    func accessTokenIsLive(_ token: Secret) -> Bool {
-        provider.isAccessTokenActive(token.value)
     }
 
     /// Seconds since the clock started.

@@ -26,8 +26,8 @@ struct SessionScenarioTests {
         #expect(stored.refreshToken != signedIn.refreshToken)
         #expect(stored.pendingRefreshToken == nil)
         #expect(stored.rotation == 1)
-        #expect(h.refreshTokenIsLive(stored.refreshToken))
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         // Fresh again: handed out without another request.
         #expect(try await h.session.validAccessToken() == refreshed)
         #expect(h.provider.tokenRequestCount == 2)
@@ -52,8 +52,8 @@ struct SessionScenarioTests {
         #expect(saves.suffix(2).map(\.pendingOperation) == [.signOut, nil])
         #expect(saves.suffix(2).first?.session == stored)
         #expect(h.issued.refreshTokens.count == 2)
-        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
-        #expect(h.issued.accessTokens.allSatisfy { !h.accessTokenIsLive($0) })
+        #expect(h.issued.refreshTokens.allSatisfy { !h.provider.isRefreshTokenActive($0) })
+        #expect(h.issued.accessTokens.allSatisfy { !h.provider.isAccessTokenActive($0) })
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
 
@@ -146,8 +146,8 @@ struct SessionScenarioTests {
             ])
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(h.store.record.isEmpty)
-        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
-        #expect(!h.accessTokenIsLive(rejectedAccess))
+        #expect(h.issued.refreshTokens.allSatisfy { !h.provider.isRefreshTokenActive($0) })
+        #expect(!h.provider.isAccessTokenActive(rejectedAccess))
         #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
         #expect(h.provider.requestCount(for: .revocation) == 2)
@@ -195,7 +195,7 @@ struct SessionScenarioTests {
                 .move(.revoking, .signedOut, .revocationConfirmed),
             ])
         #expect(h.store.record.isEmpty)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
     }
 
@@ -257,7 +257,7 @@ struct SessionScenarioTests {
         #expect(h.steps.last == .event(.deferredRevocationCompleted))
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(h.store.record.isEmpty)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
 
@@ -282,7 +282,7 @@ struct SessionScenarioTests {
         #expect(h.store.record.pendingOperation == nil)
         #expect(h.journal.savedRecords.contains { $0.pendingOperation == .deleteAccount })
         #expect(try await h.session.validAccessToken().secret == signedIn.accessToken)
-        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.isEmpty)
         #expect(h.provider.requestCount(for: .disconnect) == 1)
         #expect(h.provider.requestCount(for: .revocation) == 0)
@@ -356,8 +356,8 @@ struct SessionScenarioTests {
         let stored = try #require(h.store.record.session)
         #expect(stored.rotation == 1)
         #expect(stored.refreshToken != signedIn.refreshToken)
-        #expect(h.refreshTokenIsLive(stored.refreshToken))
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
         #expect(try await relaunched.validAccessToken().secret == stored.accessToken)
         #expect(await relaunched.identity?.subject == "alice")
@@ -393,7 +393,7 @@ struct SessionScenarioTests {
             ])
         // Nothing verified to show, nothing wiped: the next launch restores.
         #expect(h.store.record.session == signedIn)
-        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken))
         let again = await h.relaunch()
         #expect(try await again.restore() == .active)
         #expect(h.steps.suffix(2) == [.move(.signedOut, .refreshing, .restoring), .move(.refreshing, .active, .verified(subject: "alice"))])
@@ -436,7 +436,7 @@ struct SessionScenarioTests {
                 .move(.revoking, .signedOut, .revocationConfirmed),
             ])
         #expect(h.store.record.isEmpty)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.requestCount(grantType: "refresh_token") == 0)
     }
 
@@ -460,6 +460,6 @@ struct SessionScenarioTests {
         #expect(h.store.record.pendingOperation == nil)
         #expect(h.store.device == nil)
         #expect(h.provider.revokedChains.map(\.reason) == [.disconnect])
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
     }
 }

@@ -249,8 +249,8 @@ struct SessionSignInTests {
         await h.advanceToNextSleeper()
         await h.waitUntil("alice's token revoked") { h.deferredRevocations == 1 }
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
-        #expect(!h.refreshTokenIsLive(alice.refreshToken))
-        #expect(h.refreshTokenIsLive(bob.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(alice.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(bob.refreshToken))
         #expect(h.store.record.session == bob)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 0)
         #expect(h.steps.last == .event(.deferredRevocationCompleted))
@@ -277,7 +277,7 @@ struct SessionSignInTests {
         let leases = h.store.leaseCount
         h.clock.advanceToNextDeadline()
         await h.waitUntil("the late revocation finished with the store") { h.store.leaseCount > leases && !h.store.isLeaseHeld }
-        #expect(!h.refreshTokenIsLive(alice.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(alice.refreshToken))
         #expect(await session.stage == .active)
         #expect(h.store.record.session == bob)
         #expect(h.store.record.pendingOperation == nil)
