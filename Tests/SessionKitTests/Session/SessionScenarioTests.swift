@@ -232,31 +232,32 @@ struct SessionScenarioTests {
         await h.startRecording()
         let signedIn = try await h.signIn()
         try await h.session.deleteAccount()
+        #expect(await h.session.stage == .signedOut)
+        #expect(h.store.record.session == nil)
+        #expect(h.store.record.pendingOperation == nil)
+        // The journal held the intent, with the credentials, before anything was wiped.
+        let journaled = try #require(h.journal.savedRecords.firstIndex { $0.pendingOperation == .deleteAccount })
+        #expect(h.journal.savedRecords[journaled].session == signedIn)
+
+        // The refresh token is also revoked, in the background, after the delete-data event.
+        await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
+        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .disconnecting, .accountDeletionRequested),
                 .move(.disconnecting, .signedOut, .accountDeleted),
                 .event(.deleteUserData(subject: "alice")),
+                .event(.deferredRevocationCompleted),
             ])
-        #expect(await h.session.stage == .signedOut)
-        #expect(h.store.record.session == nil)
-        #expect(h.store.record.pendingOperation == nil)
+        #expect(h.store.record.isEmpty)
         // The device was registered for the disconnect, then its credential reset.
         #expect(h.provider.registeredDeviceCount == 1)
         #expect(h.provider.requestCount(for: .deviceKeyExchange) == 1)
         #expect(h.provider.requestCount(for: .disconnect) == 1)
+        #expect(h.provider.requestCount(for: .revocation) == 1)
         #expect(h.store.device == nil)
         #expect(h.store.count(of: .removeDevice) == 1)
         #expect(h.provider.revokedChains.map(\.reason) == [.disconnect])
-        // The journal held the intent, with the credentials, before anything was wiped.
-        let journaled = try #require(h.journal.savedRecords.firstIndex { $0.pendingOperation == .deleteAccount })
-        #expect(h.journal.savedRecords[journaled].session == signedIn)
-
-        // The refresh token is also revoked (in the background), then the queue is empty.
-        await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
-        #expect(h.steps.last == .event(.deferredRevocationCompleted))
-        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
-        #expect(h.store.record.isEmpty)
         #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
@@ -450,14 +451,17 @@ struct SessionScenarioTests {
         let relaunched = await h.relaunch()
 
         #expect(try await relaunched.restore() == .signedOut)
+        #expect(h.store.record.session == nil)
+        #expect(h.store.record.pendingOperation == nil)
+        await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
+        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(
             h.steps == [
                 .move(.signedOut, .disconnecting, .resumingPendingOperation),
                 .move(.disconnecting, .signedOut, .accountDeleted),
                 .event(.deleteUserData(subject: "alice")),
+                .event(.deferredRevocationCompleted),
             ])
-        #expect(h.store.record.session == nil)
-        #expect(h.store.record.pendingOperation == nil)
         #expect(h.store.device == nil)
         #expect(h.provider.revokedChains.map(\.reason) == [.disconnect])
         #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
