@@ -39,8 +39,7 @@ final class SessionHarness: Sendable {
         self.clock = clock
         self.epoch = clock.wallClockNow()
         let provider = try SimulatedProvider(
-            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() },
-            signingKeys: try SimulatedProviderKeys.shared(count: 3))
+            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: try SimulatedProviderKeys.shared(count: 3))
         self.provider = provider
         let issued = self.issued
         self.presenter = ScriptedPresenter(authorize: { (url, subject, decision) throws(SimulatedProviderAuthorizationError) -> URL in
@@ -166,17 +165,6 @@ final class SessionHarness: Sendable {
     func advanceToNextSleeper(count: Int = 1) async -> Duration? {
         await clock.waitForSleepers(count: count)
         return clock.advanceToNextDeadline()
-    }
-
-    /// Whether the provider would still accept this refresh token. Takes a `Secret`, so a failing
-    /// expectation prints it redacted.
-    func refreshTokenIsLive(_ token: Secret) -> Bool {
-        provider.isRefreshTokenActive(token.value)
-    }
-
-    /// Whether the provider would still accept this access token.
-    func accessTokenIsLive(_ token: Secret) -> Bool {
-        provider.isAccessTokenActive(token.value)
     }
 
     /// Seconds since the clock started.
