@@ -425,26 +425,22 @@ struct SessionEndpointFaultTests {
         let result = await caller.value
 
         #expect(h.provider.requestLog.filter { $0.endpoint == .jwks }.map(\.status).prefix(2) == [200, 503])
-        withKnownIssue("runRefresh wipes the stored session on a transient key-set failure, so the retry finds nothing") {
-            #expect(h.provider.requestLog.filter { $0.endpoint == .jwks }.map(\.status) == [200, 503, 200])
-            let retry = try #require(h.retries.first)
-            #expect(
-                h.steps == Step.signIn() + [
-                    .move(.active, .refreshing, .tokenDue(inSeconds: 0, callers: 1)),
-                    .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "503 server_error")),
-                    .move(.refreshing, .active, .refreshed(callers: 1)),
-                ])
-            let token = try #require(result.value)
-            let stored = try #require(h.store.record.session)
-            #expect(token.secret == stored.accessToken)
-            #expect(stored.rotation == 1)
-            #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
-        }
-        withKnownIssue("the rotated token of the interrupted refresh is queued for revocation but no revoker runs") {
-            // No refresh token is left active at the provider without being the stored current one.
-            let current = h.store.record.session?.refreshToken
-            #expect(h.issued.refreshTokens.allSatisfy { $0 == current || !h.provider.isRefreshTokenActive($0) })
-        }
+        #expect(h.provider.requestLog.filter { $0.endpoint == .jwks }.map(\.status) == [200, 503, 200])
+        let retry = try #require(h.retries.first)
+        #expect(
+            h.steps == Step.signIn() + [
+                .move(.active, .refreshing, .tokenDue(inSeconds: 0, callers: 1)),
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "503 server_error")),
+                .move(.refreshing, .active, .refreshed(callers: 1)),
+            ])
+        let token = try #require(result.value)
+        let stored = try #require(h.store.record.session)
+        #expect(token.secret == stored.accessToken)
+        #expect(stored.rotation == 1)
+        #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
+        // No refresh token is left active at the provider without being the stored current one.
+        let current = h.store.record.session?.refreshToken
+        #expect(h.issued.refreshTokens.allSatisfy { $0 == current || !h.provider.isRefreshTokenActive($0) })
         #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
     }
 }
