@@ -9,19 +9,28 @@ import Synchronization
 /// otherwise it is exactly a `Mutex`. Every lock in the package uses it.
 package struct Locked<Value: ~Copyable>: ~Copyable {
     private let mutex: Mutex<Value>
+    /// A private address the annotations name: never read or written by Swift code, so no
+    /// instrumented access can come before the acquisition is announced.
+    private let token: Int
 
     /// Creates a lock around `value`.
     package init(_ value: consuming sending Value) {
         self.mutex = Mutex(value)
+        self.token = Int(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(bitPattern: token)?.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value.
     package borrowing func withLock<Result: ~Copyable, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
-        try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in
-            withUnsafeMutablePointer(to: &value) { sessionkit_tsan_acquire(UnsafeMutableRawPointer($0)) }
-            defer { withUnsafeMutablePointer(to: &value) { sessionkit_tsan_release(UnsafeMutableRawPointer($0)) } }
+        let address = UnsafeMutableRawPointer(bitPattern: token)
+        return try mutex.withLock { (value: inout sending Value) throws(Failure) -> sending Result in
+            sessionkit_tsan_acquire(address)
+            defer { sessionkit_tsan_release(address) }
             return try body(&value)
         }
     }
