@@ -3,19 +3,23 @@ import Testing
 @testable import SessionKit
 
 @Suite struct LockedTests {
+    final class Counter: Sendable {
+        let value = Locked(0)
+    }
+
     /// Many threads contend for one lock. Every increment must survive (mutual exclusion), and under
     /// the thread sanitizer the run must report no race: without the acquire/release annotations,
     /// `Mutex`'s kernel hand-over is invisible to it and this exact test is reported.
     @Test func contendedIncrementsAreExclusiveAndVisibleToTheSanitizer() async {
-        let counter = Locked(0)
+        let counter = Counter()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    for _ in 0..<2_000 { counter.withLock { $0 += 1 } }
+                    for _ in 0..<2_000 { counter.value.withLock { $0 += 1 } }
                 }
             }
         }
-        #expect(counter.withLock { $0 } == 16_000)
+        #expect(counter.value.withLock { $0 } == 16_000)
     }
 
     @Test func throwsTheBodysErrorAndReleasesTheLock() {
