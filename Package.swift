@@ -60,8 +60,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "TransportBenchmarks",
+            dependencies: ["SessionKit", "SessionKitTesting"],
+            path: "Benchmarks/TransportBenchmarks",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "JOSEBenchmarks",
-            dependencies: ["SessionKitJOSE"],
+            dependencies: [
+                "SessionKitJOSE",
+                .target(name: "CSessionKitOpenSSL", condition: .when(platforms: [.linux])),
+            ],
             path: "Benchmarks/JOSEBenchmarks",
             swiftSettings: strict
         ),

@@ -14,10 +14,15 @@
 #include <openssl/rsa.h>
 #include <stddef.h>
 
-/// One-shot SHA-256. `out` must hold 32 bytes. Returns 1 on success.
-static inline int sk_sha256(const void *message, size_t length, unsigned char *out) {
+/// Fetches the SHA-256 implementation once, so each digest skips OpenSSL 3's per-call lookup.
+/// Returns NULL on failure; the result is immutable and may be shared between threads.
+static inline EVP_MD *sk_sha256_fetch(void) { return EVP_MD_fetch(NULL, "SHA256", NULL); }
+
+/// One-shot SHA-256 with a digest from `sk_sha256_fetch` (or NULL for OpenSSL's built-in
+/// lookup). `out` must hold 32 bytes. Returns 1 on success.
+static inline int sk_sha256(const EVP_MD *md, const void *message, size_t length, unsigned char *out) {
     unsigned int written = 0;
-    if (EVP_Digest(message, length, out, &written, EVP_sha256(), NULL) != 1 || written != 32) {
+    if (EVP_Digest(message, length, out, &written, md != NULL ? md : EVP_sha256(), NULL) != 1 || written != 32) {
         ERR_clear_error();
         return 0;
     }

@@ -23,9 +23,24 @@ enum OpenSSLCryptoBackend: CryptoBackend {
     typealias PublicKeyHandle = Key
     typealias PrivateKeyHandle = Key
 
+    /// The fetched SHA-256 implementation; nil only if the fetch failed, in which case each digest
+    /// falls back to OpenSSL's own lookup.
+    ///
+    /// An `EVP_MD` is immutable once fetched and OpenSSL allows concurrent use, so one shared
+    /// instance is sound although its pointer type is not `Sendable`.
+    final class Digest: Sendable {
+        nonisolated(unsafe) let pointer: OpaquePointer?
+
+        init() {
+            pointer = sk_sha256_fetch()
+        }
+    }
+
+    static let digest = Digest()
+
     static func sha256(_ message: UnsafeRawBufferPointer) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
-            let ok = sk_sha256(message.baseAddress, message.count, buffer.baseAddress)
+            let ok = sk_sha256(digest.pointer, message.baseAddress, message.count, buffer.baseAddress)
             // EVP_Digest over the built-in SHA-256 only fails when memory is exhausted.
             precondition(ok == 1, "SHA-256 failed in OpenSSL")
             count = 32

@@ -7,13 +7,20 @@
 public enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    /// 0xFF marks a byte outside the alphabet.
-    private static let decodeTable: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
+    /// Marks a byte outside the alphabet in ``decodeTables``.
+    private static let invalid: UInt32 = 0x8000_0000
+
+    /// Four lookup tables, one per position in a 4-character group, holding each character's
+    /// 6 bits already shifted into place; OR-ing four entries gives the 24-bit group, and the
+    /// ``invalid`` bit survives the OR if any character was outside the alphabet.
+    private static let decodeTables: [UInt32] = {
+        var tables = [UInt32](repeating: invalid, count: 4 * 256)
         for (value, character) in alphabet.enumerated() {
-            table[Int(character)] = UInt8(value)
+            for position in 0..<4 {
+                tables[position * 256 + Int(character)] = UInt32(value) << (18 - 6 * position)
+            }
         }
-        return table
+        return tables
     }()
 
     /// The unpadded base64url text of `bytes`.
@@ -75,62 +82,53 @@ public enum Base64URL {
 
     /// Decoded bytes, or nil when `input` is not canonical unpadded base64url.
     static func decode(buffer input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let remainder = input.count % 4
+        let remainder = input.count & 3
         guard remainder != 1 else { return nil }
-        let outputCount = input.count * 3 / 4
-        var valid = true
-        let bytes = decodeTable.withUnsafeBufferPointer { table in
-            [UInt8](unsafeUninitializedCapacity: outputCount) { output, count in
-                var inIndex = 0
-                var outIndex = 0
-                // OR-ing the table values lets one test per chunk catch any 0xFF marker.
-                while inIndex + 4 <= input.count {
-                    let a = table[Int(input[inIndex])]
-                    let b = table[Int(input[inIndex + 1])]
-                    let c = table[Int(input[inIndex + 2])]
-                    let d = table[Int(input[inIndex + 3])]
-                    if (a | b | c | d) & 0xC0 != 0 {
-                        valid = false
-                        break
-                    }
-                    let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    output[outIndex] = UInt8(truncatingIfNeeded: chunk >> 16)
-                    output[outIndex + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
-                    output[outIndex + 2] = UInt8(truncatingIfNeeded: chunk)
-                    inIndex += 4
-                    outIndex += 3
+        let fullGroups = input.count >> 2
+        let outputCount = fullGroups * 3 + (remainder == 0 ? 0 : remainder - 1)
+        return decodeTables.withUnsafeBufferPointer { tables -> [UInt8]? in
+            let t0 = tables.baseAddress.unsafelyUnwrapped
+            let t1 = t0 + 256
+            let t2 = t0 + 512
+            let t3 = t0 + 768
+            var valid = true
+            let bytes = [UInt8](unsafeUninitializedCapacity: outputCount) { output, count in
+                count = 0
+                guard let source = input.baseAddress, let target = output.baseAddress else { return }
+                var group = 0
+                var errors: UInt32 = 0
+                while group < fullGroups {
+                    let s = source + group << 2
+                    let bits = t0[Int(s[0])] | t1[Int(s[1])] | t2[Int(s[2])] | t3[Int(s[3])]
+                    errors |= bits
+                    let t = target + group * 3
+                    t[0] = UInt8(truncatingIfNeeded: bits >> 16)
+                    t[1] = UInt8(truncatingIfNeeded: bits >> 8)
+                    t[2] = UInt8(truncatingIfNeeded: bits)
+                    group += 1
                 }
-                if valid {
-                    switch remainder {
-                    case 2:
-                        let a = table[Int(input[inIndex])]
-                        let b = table[Int(input[inIndex + 1])]
-                        // The last character carries 4 unused bits, which must be zero.
-                        if (a | b) & 0xC0 != 0 || b & 0x0F != 0 {
-                            valid = false
-                        } else {
-                            output[outIndex] = a << 2 | b >> 4
-                            outIndex += 1
-                        }
-                    case 3:
-                        let a = table[Int(input[inIndex])]
-                        let b = table[Int(input[inIndex + 1])]
-                        let c = table[Int(input[inIndex + 2])]
-                        // The last character carries 2 unused bits, which must be zero.
-                        if (a | b | c) & 0xC0 != 0 || c & 0x03 != 0 {
-                            valid = false
-                        } else {
-                            output[outIndex] = a << 2 | b >> 4
-                            output[outIndex + 1] = (b & 0x0F) << 4 | c >> 2
-                            outIndex += 2
-                        }
-                    default:
-                        break
-                    }
+                let s = source + fullGroups << 2
+                let t = target + fullGroups * 3
+                switch remainder {
+                case 2:
+                    let bits = t0[Int(s[0])] | t1[Int(s[1])]
+                    // The second character's low 4 bits are unused and must be zero.
+                    errors |= bits | (bits & 0x0000_F000 == 0 ? 0 : invalid)
+                    t[0] = UInt8(truncatingIfNeeded: bits >> 16)
+                case 3:
+                    let bits = t0[Int(s[0])] | t1[Int(s[1])] | t2[Int(s[2])]
+                    // The third character's low 2 bits are unused and must be zero.
+                    errors |= bits | (bits & 0x0000_00C0 == 0 ? 0 : invalid)
+                    t[0] = UInt8(truncatingIfNeeded: bits >> 16)
+                    t[1] = UInt8(truncatingIfNeeded: bits >> 8)
+                default:
+                    break
                 }
-                count = valid ? outIndex : 0
+                // One check at the end: a bad character anywhere leaves the marker bit set.
+                valid = errors & invalid == 0
+                count = valid ? outputCount : 0
             }
+            return valid ? bytes : nil
         }
-        return valid ? bytes : nil
     }
 }

@@ -43,7 +43,7 @@ public enum IDTokenValidator {
         return VerifiedIDToken(claims: verified, keyID: jws.header.keyID)
     }
 
-    private static func check(
+    static func check(
         _ claims: RawIDTokenClaims, expecting: IDTokenExpectations, previous: IDTokenClaims?, now: Date
     ) throws(IDTokenError) -> IDTokenClaims {
         let skew = expecting.skew.isFinite ? max(0, expecting.skew) : 0

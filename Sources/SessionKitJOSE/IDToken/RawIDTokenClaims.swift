@@ -16,56 +16,96 @@ struct RawIDTokenClaims {
     var previouslyAnonymous: Bool?
     var anonymous: Bool?
 
-    /// Parses a claims set, which must be a strict-JSON object.
+    private init() {}
+
+    /// Parses a claims set, which must be a strict-JSON object. Only the claims read here are
+    /// built; every other member is still checked (syntax, UTF-8, duplicates) and then skipped.
     init(json payload: [UInt8]) throws(JOSEError) {
-        let object = try JSONParser.parseObject(payload, maximumDepth: 16)
-        issuer = try Self.string(object["iss"])
-        subject = try Self.string(object["sub"])
-        switch object["aud"] {
-        case nil: audience = nil
-        case .string(let single)?: audience = [single]
-        case .array(let values)?: audience = try Self.strings(values)
-        default: throw .invalidJSON
-        }
-        authorizedParty = try Self.string(object["azp"])
-        expiry = try Self.number(object["exp"])
-        issuedAt = try Self.number(object["iat"])
-        notBefore = try Self.number(object["nbf"])
-        nonce = try Self.string(object["nonce"])
-        accessTokenHash = try Self.string(object["at_hash"])
-        canonicalSubject = try Self.string(object["canonical_sub"])
-        isCanonical = try Self.bool(object["is_canonical"])
-        switch object["linked_subs"] {
-        case nil: linkedSubjects = []
-        case .array(let values)?: linkedSubjects = try Self.strings(values)
-        default: throw .invalidJSON
-        }
-        previouslyAnonymous = try Self.bool(object["previously_anonymous"])
-        anonymous = try Self.bool(object["anonymous"])
-    }
-
-    private static func string(_ value: JSONValue?) throws(JOSEError) -> String? {
-        switch value {
-        case nil: return nil
-        case .string(let text)?: return text
-        default: throw .invalidJSON
+        self = try payload.withUnsafeBufferPointer { (buffer) throws(JOSEError) -> RawIDTokenClaims in
+            var claims = RawIDTokenClaims()
+            try JSONParser.scanObject(buffer, maximumDepth: 16) { (name, parser) throws(JOSEError) in
+                try claims.read(name, from: &parser)
+            }
+            return claims
         }
     }
 
-    private static func number(_ value: JSONValue?) throws(JOSEError) -> Double? {
-        switch value {
-        case nil: return nil
-        case .number(let number)?: return number
-        default: throw .invalidJSON
+    private mutating func read(_ name: JSONName, from parser: inout JSONParser) throws(JOSEError) {
+        let input = parser.buffer
+        // Three-letter registered claims first: they are in every token.
+        if (name.unescaped?.count ?? name.range.count) == 3 {
+            if name.matches(Keys.issuer, in: input) {
+                issuer = try Self.string(parser.parseValue())
+            } else if name.matches(Keys.subject, in: input) {
+                subject = try Self.string(parser.parseValue())
+            } else if name.matches(Keys.audience, in: input) {
+                switch try parser.parseValue() {
+                case .string(let single): audience = [single]
+                case .array(let values): audience = try Self.strings(values)
+                default: throw .invalidJSON
+                }
+            } else if name.matches(Keys.expiry, in: input) {
+                expiry = try Self.number(parser.parseValue())
+            } else if name.matches(Keys.issuedAt, in: input) {
+                issuedAt = try Self.number(parser.parseValue())
+            } else if name.matches(Keys.notBefore, in: input) {
+                notBefore = try Self.number(parser.parseValue())
+            } else if name.matches(Keys.authorizedParty, in: input) {
+                authorizedParty = try Self.string(parser.parseValue())
+            } else {
+                try parser.skipValue()
+            }
+        } else if name.matches(Keys.nonce, in: input) {
+            nonce = try Self.string(parser.parseValue())
+        } else if name.matches(Keys.accessTokenHash, in: input) {
+            accessTokenHash = try Self.string(parser.parseValue())
+        } else if name.matches(Keys.canonicalSubject, in: input) {
+            canonicalSubject = try Self.string(parser.parseValue())
+        } else if name.matches(Keys.isCanonical, in: input) {
+            isCanonical = try Self.bool(parser.parseValue())
+        } else if name.matches(Keys.linkedSubjects, in: input) {
+            guard case .array(let values) = try parser.parseValue() else { throw .invalidJSON }
+            linkedSubjects = try Self.strings(values)
+        } else if name.matches(Keys.previouslyAnonymous, in: input) {
+            previouslyAnonymous = try Self.bool(parser.parseValue())
+        } else if name.matches(Keys.anonymous, in: input) {
+            anonymous = try Self.bool(parser.parseValue())
+        } else {
+            try parser.skipValue()
         }
     }
 
-    private static func bool(_ value: JSONValue?) throws(JOSEError) -> Bool? {
-        switch value {
-        case nil: return nil
-        case .bool(let flag)?: return flag
-        default: throw .invalidJSON
-        }
+    /// Claim names with their hashes computed once.
+    private enum Keys {
+        static let issuer = JSONKey("iss")
+        static let subject = JSONKey("sub")
+        static let audience = JSONKey("aud")
+        static let authorizedParty = JSONKey("azp")
+        static let expiry = JSONKey("exp")
+        static let issuedAt = JSONKey("iat")
+        static let notBefore = JSONKey("nbf")
+        static let nonce = JSONKey("nonce")
+        static let accessTokenHash = JSONKey("at_hash")
+        static let canonicalSubject = JSONKey("canonical_sub")
+        static let isCanonical = JSONKey("is_canonical")
+        static let linkedSubjects = JSONKey("linked_subs")
+        static let previouslyAnonymous = JSONKey("previously_anonymous")
+        static let anonymous = JSONKey("anonymous")
+    }
+
+    private static func string(_ value: JSONValue) throws(JOSEError) -> String {
+        guard case .string(let text) = value else { throw .invalidJSON }
+        return text
+    }
+
+    private static func number(_ value: JSONValue) throws(JOSEError) -> Double {
+        guard case .number(let number) = value else { throw .invalidJSON }
+        return number
+    }
+
+    private static func bool(_ value: JSONValue) throws(JOSEError) -> Bool {
+        guard case .bool(let flag) = value else { throw .invalidJSON }
+        return flag
     }
 
     private static func strings(_ values: [JSONValue]) throws(JOSEError) -> [String] {

@@ -14,7 +14,9 @@ public struct DecodedJWS: Sendable {
 
     /// The header re-encoded as compact JSON, for display.
     public var headerJSON: String {
-        JSONWriter.serialize(.object(header.object))
+        // The header already parsed strictly, so this parse cannot fail.
+        let object = (try? JSONParser.parseObject(header.bytes)) ?? JSONObject()
+        return JSONWriter.serialize(.object(object))
     }
 
     /// The payload re-encoded as compact JSON, for display. Throws when the payload is not a

@@ -11,28 +11,45 @@ public struct JOSEHeader: Sendable, Equatable {
     /// The `typ` member, e.g. "JWT".
     public let type: String?
 
-    /// The whole header object, for re-encoding in diagnostics.
-    let object: JSONObject
+    /// The decoded header bytes (strict JSON), kept for re-encoding in diagnostics.
+    let bytes: [UInt8]
+
+    /// Header member names with their hashes computed once.
+    private enum Keys {
+        static let crit = JSONKey("crit")
+        static let alg = JSONKey("alg")
+        static let kid = JSONKey("kid")
+        static let typ = JSONKey("typ")
+    }
 
     init(json bytes: [UInt8]) throws(JOSEError) {
-        let object = try JSONParser.parseObject(bytes, maximumDepth: 16)
-        guard object["crit"] == nil else { throw .criticalHeader }
-        guard case .string(let algorithm)? = object["alg"] else { throw .invalidHeader }
+        var algorithm: String?
         var keyID: String?
-        switch object["kid"] {
-        case nil: keyID = nil
-        case .string(let value)?: keyID = value
-        default: throw .invalidHeader
-        }
         var type: String?
-        switch object["typ"] {
-        case nil: type = nil
-        case .string(let value)?: type = value
-        default: throw .invalidHeader
+        var critical = false
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JOSEError) in
+            try JSONParser.scanObject(buffer, maximumDepth: 16) { (name, parser) throws(JOSEError) in
+                let input = parser.buffer
+                if name.matches(Keys.alg, in: input) {
+                    guard case .string(let value) = try parser.parseValue() else { throw .invalidHeader }
+                    algorithm = value
+                } else if name.matches(Keys.kid, in: input) {
+                    guard case .string(let value) = try parser.parseValue() else { throw .invalidHeader }
+                    keyID = value
+                } else if name.matches(Keys.typ, in: input) {
+                    guard case .string(let value) = try parser.parseValue() else { throw .invalidHeader }
+                    type = value
+                } else {
+                    critical = critical || name.matches(Keys.crit, in: input)
+                    try parser.skipValue()
+                }
+            }
         }
+        guard !critical else { throw .criticalHeader }
+        guard let algorithm else { throw .invalidHeader }
         self.algorithm = algorithm
         self.keyID = keyID
         self.type = type
-        self.object = object
+        self.bytes = bytes
     }
 }

@@ -43,7 +43,7 @@ struct JSONParser: ~Copyable {
         return object
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < input.count {
             switch input[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -52,7 +52,7 @@ struct JSONParser: ~Copyable {
         }
     }
 
-    private mutating func parseValue() throws(JOSEError) -> JSONValue {
+    mutating func parseValue() throws(JOSEError) -> JSONValue {
         guard index < input.count else { throw .invalidJSON }
         switch input[index] {
         case UInt8(ascii: "{"): return .object(try parseObject())
@@ -100,13 +100,13 @@ struct JSONParser: ~Copyable {
         while true {
             skipWhitespace()
             guard index < input.count, input[index] == UInt8(ascii: "\"") else { throw .invalidJSON }
-            let name = try parseString()
+            let (name, hash) = try parseName()
             skipWhitespace()
             guard index < input.count, input[index] == UInt8(ascii: ":") else { throw .invalidJSON }
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            guard object.insert(name, value) else { throw .duplicateMember }
+            guard object.insert(name, hash: hash, value) else { throw .duplicateMember }
             skipWhitespace()
             guard index < input.count else { throw .invalidJSON }
             switch input[index] {
@@ -197,6 +197,26 @@ struct JSONParser: ~Copyable {
 
     private func isDigit(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "0") < 10
+    }
+
+    /// A member name and its ``JSONKey/hash(_:)``, hashed while scanning when it has no escapes.
+    private mutating func parseName() throws(JOSEError) -> (String, UInt32) {
+        var scan = index + 1
+        var hash: UInt32 = 2_166_136_261
+        while scan < input.count {
+            let byte = input[scan]
+            if byte == UInt8(ascii: "\"") {
+                let name = String(decoding: UnsafeBufferPointer(rebasing: input[(index + 1)..<scan]), as: UTF8.self)
+                index = scan + 1
+                return (name, hash)
+            }
+            // Anything but plain printable ASCII takes the general path, which validates it.
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { break }
+            hash = (hash ^ UInt32(byte)) &* 16_777_619
+            scan += 1
+        }
+        let name = try parseString()
+        return (name, JSONKey.hash(name.utf8))
     }
 
     private mutating func parseString() throws(JOSEError) -> String {
@@ -325,5 +345,158 @@ struct JSONParser: ~Copyable {
             throw .invalidJSON
         }
         index += length
+    }
+}
+
+// MARK: - Scanning without building values
+
+extension JSONParser {
+    /// Walks the JSON object in `bytes`, calling `visit` once per member with its name; `visit`
+    /// must consume the value, with ``parseValue()`` or ``skipValue()``. The same strictness as
+    /// ``parse(_:maximumDepth:)`` applies everywhere, including duplicate names, but only the values
+    /// a visitor parses are built — the fast path for claims sets and headers.
+    static func scanObject(
+        _ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int,
+        _ visit: (JSONName, inout JSONParser) throws(JOSEError) -> Void
+    ) throws(JOSEError) {
+        var parser = JSONParser(input: bytes, maximumDepth: maximumDepth)
+        parser.skipWhitespace()
+        guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else {
+            // Parse anyway so that broken JSON reports invalidJSON rather than notAnObject.
+            _ = try parser.parseValue()
+            parser.skipWhitespace()
+            guard parser.index == bytes.count else { throw .invalidJSON }
+            throw .notAnObject
+        }
+        try parser.scanMembers(visit)
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw .invalidJSON }
+    }
+
+    /// The input, for a visitor matching names with ``JSONName/matches(_:in:)``.
+    var buffer: UnsafeBufferPointer<UInt8> { input }
+
+    private mutating func scanMembers(_ visit: (JSONName, inout JSONParser) throws(JOSEError) -> Void)
+        throws(JOSEError)
+    {
+        try enter()
+        defer { depth -= 1 }
+        index += 1  // "{"
+        var seen = JSONNameSet()
+        skipWhitespace()
+        if index < input.count, input[index] == UInt8(ascii: "}") {
+            index += 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard index < input.count, input[index] == UInt8(ascii: "\"") else { throw .invalidJSON }
+            let name = try scanName()
+            guard seen.insert(name, in: input) else { throw .duplicateMember }
+            skipWhitespace()
+            guard index < input.count, input[index] == UInt8(ascii: ":") else { throw .invalidJSON }
+            index += 1
+            skipWhitespace()
+            let valueStart = index
+            try visit(name, &self)
+            // A visitor must consume the value; one that did not would misread what follows.
+            guard index > valueStart else { throw .invalidJSON }
+            skipWhitespace()
+            guard index < input.count else { throw .invalidJSON }
+            switch input[index] {
+            case UInt8(ascii: ","):
+                index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return
+            default:
+                throw .invalidJSON
+            }
+        }
+    }
+
+    private mutating func scanName() throws(JOSEError) -> JSONName {
+        let start = index + 1
+        var scan = start
+        var hash: UInt32 = 2_166_136_261
+        while scan < input.count {
+            let byte = input[scan]
+            if byte == UInt8(ascii: "\"") {
+                index = scan + 1
+                return JSONName(range: start..<scan, hash: hash, unescaped: nil)
+            }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { break }
+            hash = (hash ^ UInt32(byte)) &* 16_777_619
+            scan += 1
+        }
+        let name = Array(try parseString().utf8)
+        return JSONName(range: start..<(index - 1), hash: JSONKey.hash(name), unescaped: name)
+    }
+
+    /// Consumes one value, checking it as strictly as ``parseValue()`` would, without building it.
+    mutating func skipValue() throws(JOSEError) {
+        guard index < input.count else { throw .invalidJSON }
+        switch input[index] {
+        case UInt8(ascii: "{"):
+            try scanMembers { (_, parser: inout JSONParser) throws(JOSEError) in try parser.skipValue() }
+        case UInt8(ascii: "["):
+            try enter()
+            defer { depth -= 1 }
+            index += 1
+            skipWhitespace()
+            if index < input.count, input[index] == UInt8(ascii: "]") {
+                index += 1
+                return
+            }
+            while true {
+                skipWhitespace()
+                try skipValue()
+                skipWhitespace()
+                guard index < input.count else { throw .invalidJSON }
+                switch input[index] {
+                case UInt8(ascii: ","):
+                    index += 1
+                case UInt8(ascii: "]"):
+                    index += 1
+                    return
+                default:
+                    throw .invalidJSON
+                }
+            }
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+        default:
+            _ = try parseNumber()
+        }
+    }
+
+    private mutating func skipString() throws(JOSEError) {
+        index += 1  // opening quote
+        var scratch: [UInt8] = []
+        while index < input.count {
+            let byte = input[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return
+            } else if byte == UInt8(ascii: "\\") {
+                // Escapes are rare in skipped values; validating them through the decoder keeps
+                // one definition of what is allowed.
+                try appendEscape(to: &scratch)
+                scratch.removeAll(keepingCapacity: true)
+            } else if byte < 0x20 {
+                throw .invalidJSON
+            } else if byte < 0x80 {
+                index += 1
+            } else {
+                try skipUTF8Sequence()
+            }
+        }
+        throw .invalidJSON
     }
 }

@@ -4,7 +4,7 @@ import SessionKitJOSE
 import SessionKitTesting
 import Testing
 
-@Suite("Device key manager")
+@Suite("Device key manager", .timeLimit(.minutes(1)))
 struct DeviceKeyManagerTests {
     /// A signed-in user on a simulated provider, and a manager wired to it.
     struct Setup {
@@ -19,7 +19,7 @@ struct DeviceKeyManagerTests {
             self.store = store
         }
 
-        var accessToken: Secret { Secret(tokens.accessToken) }
+        var accessToken: Secret { tokens.accessToken }
 
         func manager(store: MemoryDeviceStore? = nil, uuid: (@Sendable () -> String)? = nil) -> DeviceKeyManager {
             let clock = fixture.clock
@@ -45,7 +45,7 @@ struct DeviceKeyManagerTests {
         #expect(setup.fixture.provider.deviceOwner(deviceUUID: "device-1") == "alice")
         #expect(key.expiresAt == setup.fixture.clock.wallClockNow().addingTimeInterval(3600))
         // The key is what the provider accepts for disconnect.
-        #expect(try await setup.fixture.disconnect(deviceKey: key.value.value).status == 204)
+        #expect(try await setup.fixture.disconnect(deviceKey: key.value).status == 204)
     }
 
     @Test func aFreshKeyIsServedFromTheCache() async throws {
@@ -64,7 +64,7 @@ struct DeviceKeyManagerTests {
         let first = try await manager.deviceKey(accessToken: setup.accessToken)
         setup.fixture.clock.advance(by: .seconds(3540))
         let tokens = try ProviderFixture.tokens(try await setup.fixture.refresh(setup.tokens.refreshToken))
-        let second = try await manager.deviceKey(accessToken: Secret(tokens.accessToken))
+        let second = try await manager.deviceKey(accessToken: tokens.accessToken)
         #expect(second != first)
         #expect(await manager.exchangeCount == 2)
         #expect(setup.exchangeStatuses == [200, 200])
@@ -82,7 +82,7 @@ struct DeviceKeyManagerTests {
                 group.addTask { try? await manager.deviceKey(accessToken: setup.accessToken) }
             }
             await setup.fixture.clock.waitForSleepers(count: 1)
-            while await manager.waitingCallerCount < callers { await Task.yield() }
+            #expect(await eventually { await manager.waitingCallerCount == callers })
             setup.fixture.clock.advance(by: .seconds(2))
             var keys: [DeviceKeyManager.DeviceKey?] = []
             for await key in group { keys.append(key) }
@@ -113,7 +113,7 @@ struct DeviceKeyManagerTests {
         let leaving = call()
         let alsoStaying = call()
         await setup.fixture.clock.waitForSleepers(count: 1)
-        while await manager.waitingCallerCount < 3 { await Task.yield() }
+        #expect(await eventually { await manager.waitingCallerCount == 3 })
         leaving.cancel()
         #expect(await leaving.value == .failure(.cancelled))
         #expect(await manager.waitingCallerCount == 2)
@@ -141,7 +141,7 @@ struct DeviceKeyManagerTests {
         #expect(stored.deviceSecret != nil)
         #expect(stored.deviceSecret != oldSecret)
         #expect(await manager.exchangeCount == 1)
-        #expect(try await setup.fixture.disconnect(deviceKey: key.value.value).status == 204)
+        #expect(try await setup.fixture.disconnect(deviceKey: key.value).status == 204)
     }
 
     @Test func aSecretForADeviceTheProviderNeverSawIsReplaced() async throws {
@@ -186,7 +186,7 @@ struct DeviceKeyManagerTests {
         let bobStore = MemoryDeviceStore()
         let manager = setup.manager(store: bobStore, uuid: { "shared-device" })
         await #expect(throws: DeviceKeyManager.ExchangeError.deviceConflict) {
-            try await manager.deviceKey(accessToken: Secret(bob.accessToken))
+            try await manager.deviceKey(accessToken: bob.accessToken)
         }
         #expect(setup.fixture.provider.deviceOwner(deviceUUID: "shared-device") == "alice")
         #expect(await bobStore.device == DeviceCredential(deviceUUID: "shared-device"))
@@ -281,7 +281,7 @@ struct DeviceKeyManagerTests {
             }
         }
         await setup.fixture.clock.waitForSleepers(count: 1)
-        while await manager.waitingCallerCount < 1 { await Task.yield() }
+        #expect(await eventually { await manager.waitingCallerCount == 1 })
         let reset = Task { try await manager.reset() }
         #expect(await caller.value == .failure(.cancelled))
         setup.fixture.clock.advance(by: .seconds(2))

@@ -68,3 +68,14 @@ final class SequentialUUIDs: Sendable {
         }
     }
 }
+
+/// Yields until `condition` holds; gives up after a bounded number of rounds so that a broken
+/// build fails the test instead of hanging it. Used only where the code under test offers no
+/// signal (callers joining an actor's queue).
+func eventually(rounds: Int = 100_000, _ condition: () async -> Bool) async -> Bool {
+    for _ in 0..<rounds {
+        if await condition() { return true }
+        await Task.yield()
+    }
+    return await condition()
+}

@@ -5,11 +5,13 @@ import SessionKitTesting
 import Testing
 
 /// A simulated provider on a test clock, with raw-HTTP helpers that act as a client would.
+///
+/// Tokens and codes travel as `Secret`s so that a failing expectation prints them redacted.
 struct ProviderFixture {
     struct Tokens {
-        var accessToken: String
-        var refreshToken: String
-        var idToken: String
+        var accessToken: Secret
+        var refreshToken: Secret
+        var idToken: Secret
     }
 
     let clock: TestClock
@@ -43,9 +45,16 @@ struct ProviderFixture {
     }
 
     /// Approves an authorization request as `subject` and returns the code from the callback.
-    func authorizeCode(subject: String, pkce: PKCE, nonce: String? = "nonce-1") throws -> String {
+    func authorizeCode(subject: String, pkce: PKCE, nonce: String? = "nonce-1") throws -> Secret {
         let callback = try provider.authorize(authorizationURL(pkce: pkce, nonce: nonce), subject: subject)
-        return try #require(Self.query(callback)["code"])
+        return try Self.code(in: callback)
+    }
+
+    /// The code of a callback URL, failing (without printing the URL) when there is none.
+    static func code(in callback: URL) throws -> Secret {
+        let code = query(callback)["code"]
+        try #require(code != nil, "the callback carries no code")
+        return Secret(code ?? "")
     }
 
     func get(_ endpoint: SimulatedProviderEndpoint) async throws(TransportError) -> HTTPResponse {
@@ -60,48 +69,52 @@ struct ProviderFixture {
     }
 
     func exchange(
-        code: String, verifier: String, redirectURI: String? = nil, clientID: String? = nil
+        code: Secret, verifier: Secret, redirectURI: String? = nil, clientID: String? = nil
     ) async throws(TransportError) -> HTTPResponse {
         try await post(
             .token,
             form: [
-                ("grant_type", "authorization_code"), ("code", code),
+                ("grant_type", "authorization_code"), ("code", code.value),
                 ("redirect_uri", redirectURI ?? configuration.redirectURI.absoluteString),
-                ("client_id", clientID ?? configuration.clientID), ("code_verifier", verifier),
+                ("client_id", clientID ?? configuration.clientID), ("code_verifier", verifier.value),
             ])
     }
 
-    func refresh(_ refreshToken: String) async throws(TransportError) -> HTTPResponse {
+    func exchange(code: Secret, pkce: PKCE) async throws(TransportError) -> HTTPResponse {
+        try await exchange(code: code, verifier: Secret(pkce.verifier))
+    }
+
+    func refresh(_ refreshToken: Secret) async throws(TransportError) -> HTTPResponse {
         try await post(
             .token,
-            form: [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", configuration.clientID)])
+            form: [("grant_type", "refresh_token"), ("refresh_token", refreshToken.value), ("client_id", configuration.clientID)])
     }
 
-    func revoke(_ token: String, clientID: String? = nil) async throws(TransportError) -> HTTPResponse {
-        try await post(.revocation, form: [("token", token), ("client_id", clientID ?? configuration.clientID)])
+    func revoke(_ token: Secret, clientID: String? = nil) async throws(TransportError) -> HTTPResponse {
+        try await post(.revocation, form: [("token", token.value), ("client_id", clientID ?? configuration.clientID)])
     }
 
-    func exchangeDeviceKey(accessToken: String?, body: [String: String]) async throws -> HTTPResponse {
+    func exchangeDeviceKey(accessToken: Secret?, body: [String: String]) async throws -> HTTPResponse {
         var headers = [("Content-Type", "application/json")]
-        if let accessToken { headers.append(("Authorization", "Bearer \(accessToken)")) }
+        if let accessToken { headers.append(("Authorization", "Bearer \(accessToken.value)")) }
         return try await provider.send(
             HTTPRequest(
                 method: "POST", url: url(.deviceKeyExchange), headers: headers,
                 body: try JSONSerialization.data(withJSONObject: body)))
     }
 
-    func disconnect(deviceKey: String, clientID: String? = nil) async throws(TransportError) -> HTTPResponse {
+    func disconnect(deviceKey: Secret, clientID: String? = nil) async throws(TransportError) -> HTTPResponse {
         try await provider.send(
             HTTPRequest(
                 method: "DELETE", url: url(.disconnect, suffix: clientID ?? configuration.clientID),
-                headers: [("Authorization", "Bearer \(deviceKey)")]))
+                headers: [("Authorization", "Bearer \(deviceKey.value)")]))
     }
 
     /// Signs in through authorize + code exchange and returns the issued tokens.
     func signIn(subject: String = "alice", nonce: String? = "nonce-1") async throws -> Tokens {
         let pkce = try PKCE.generate()
         let code = try authorizeCode(subject: subject, pkce: pkce, nonce: nonce)
-        let response = try await exchange(code: code, verifier: pkce.verifier)
+        let response = try await exchange(code: code, pkce: pkce)
         try #require(response.status == 200)
         return try Self.tokens(response)
     }
@@ -110,18 +123,37 @@ struct ProviderFixture {
         try JWKS(jsonData: await get(.jwks).body)
     }
 
-    func expectations(nonce: String? = "nonce-1", accessToken: String? = nil) -> IDTokenExpectations {
+    func expectations(nonce: String? = "nonce-1", accessToken: Secret? = nil) -> IDTokenExpectations {
         IDTokenExpectations(
             issuer: configuration.issuer.absoluteString, clientID: configuration.clientID, nonce: nonce,
-            accessToken: accessToken)
+            accessToken: accessToken?.value)
     }
 
     static func tokens(_ response: HTTPResponse) throws -> Tokens {
         let object = try json(response)
         return Tokens(
-            accessToken: try #require(object["access_token"] as? String),
-            refreshToken: try #require(object["refresh_token"] as? String),
-            idToken: try #require(object["id_token"] as? String))
+            accessToken: try secret(object, "access_token"), refreshToken: try secret(object, "refresh_token"),
+            idToken: try secret(object, "id_token"))
+    }
+
+    /// A string member of a JSON object as a `Secret`.
+    static func secret(_ object: [String: Any], _ name: String) throws -> Secret {
+        Secret(try #require(object[name] as? String, "\(name) is missing"))
+    }
+
+    /// Validates an id_token as a sign-in would.
+    func validate(_ idToken: Secret, keys: JWKS, nonce: String? = "nonce-1", accessToken: Secret? = nil) throws(IDTokenError)
+        -> VerifiedIDToken
+    {
+        try IDTokenValidator.validate(
+            idToken.value, keys: keys, expecting: expectations(nonce: nonce, accessToken: accessToken),
+            now: clock.wallClockNow())
+    }
+
+    /// Validates an id_token as a refresh would.
+    func validateRefreshed(_ idToken: Secret, keys: JWKS, previous: IDTokenClaims) throws(IDTokenError) -> VerifiedIDToken {
+        try IDTokenValidator.validateRefreshed(
+            idToken.value, keys: keys, expecting: expectations(nonce: nil), previous: previous, now: clock.wallClockNow())
     }
 
     static func json(_ response: HTTPResponse) throws -> [String: Any] {

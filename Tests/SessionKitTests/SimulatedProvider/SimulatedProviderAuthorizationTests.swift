@@ -29,9 +29,7 @@ struct SimulatedProviderAuthorizationTests {
         #expect(document["token_endpoint"] as? String == "https://idp.example.test/tenant/oauth/token")
 
         let tokens = try await fixture.signIn(subject: "bob")
-        let verified = try IDTokenValidator.validate(
-            tokens.idToken, keys: try await fixture.jwks(), expecting: fixture.expectations(),
-            now: fixture.clock.wallClockNow())
+        let verified = try fixture.validate(tokens.idToken, keys: try await fixture.jwks())
         #expect(verified.claims.issuer == "https://idp.example.test/tenant")
         #expect(verified.claims.audience == ["other-app"])
     }
@@ -40,11 +38,14 @@ struct SimulatedProviderAuthorizationTests {
         let fixture = try ProviderFixture()
         let pkce = try PKCE.generate()
         let callback = try fixture.provider.authorize(fixture.authorizationURL(pkce: pkce, state: "s+/ 1"), subject: "alice")
-        #expect(callback.scheme == "com.example.app")
-        #expect(callback.host == "oauth")
-        #expect(callback.path == "/callback")
+        // Read apart from the URL, which carries the code, so a failure cannot print it.
+        let (scheme, host, path) = (callback.scheme, callback.host, callback.path)
+        #expect(scheme == "com.example.app")
+        #expect(host == "oauth")
+        #expect(path == "/callback")
         let query = ProviderFixture.query(callback)
-        #expect(query["code"]?.isEmpty == false)
+        let code = try ProviderFixture.code(in: callback)
+        #expect(!code.value.isEmpty)
         #expect(query["state"] == "s+/ 1")
         #expect(query["iss"] == "https://sim.1pass.test")
         #expect(query["error"] == nil)
@@ -90,13 +91,12 @@ struct SimulatedProviderAuthorizationTests {
     @Test func codeExchangeIssuesAVerifiableIDTokenWithNonceAndAtHash() async throws {
         let fixture = try ProviderFixture()
         let tokens = try await fixture.signIn(subject: "alice", nonce: "n-42")
-        let verified = try IDTokenValidator.validate(
-            tokens.idToken, keys: try await fixture.jwks(),
-            expecting: fixture.expectations(nonce: "n-42", accessToken: tokens.accessToken),
-            now: fixture.clock.wallClockNow())
+        let verified = try fixture.validate(
+            tokens.idToken, keys: try await fixture.jwks(), nonce: "n-42", accessToken: tokens.accessToken)
         #expect(verified.claims.subject == "alice")
         #expect(verified.claims.nonce == "n-42")
-        #expect(verified.claims.accessTokenHash == AccessTokenHash.compute(for: tokens.accessToken))
+        let expectedHash = AccessTokenHash.compute(for: tokens.accessToken.value)
+        #expect(verified.claims.accessTokenHash == expectedHash)
         #expect(verified.claims.issuedAt == fixture.clock.wallClockNow())
         #expect(verified.claims.expiresAt == fixture.clock.wallClockNow().addingTimeInterval(3600))
         #expect(verified.keyID == fixture.provider.currentKeyID)
@@ -106,7 +106,7 @@ struct SimulatedProviderAuthorizationTests {
     @Test func tokenResponseAnnouncesLifetimeAndForbidsCaching() async throws {
         let fixture = try ProviderFixture(SimulatedProviderConfiguration(accessTokenLifetime: .seconds(900)))
         let pkce = try PKCE.generate()
-        let response = try await fixture.exchange(code: try fixture.authorizeCode(subject: "a", pkce: pkce), verifier: pkce.verifier)
+        let response = try await fixture.exchange(code: try fixture.authorizeCode(subject: "a", pkce: pkce), pkce: pkce)
         let object = try ProviderFixture.json(response)
         #expect(object["expires_in"] as? Int == 900)
         #expect(object["token_type"] as? String == "Bearer")
@@ -117,13 +117,13 @@ struct SimulatedProviderAuthorizationTests {
         let fixture = try ProviderFixture()
         let pkce = try PKCE.generate()
         let code = try fixture.authorizeCode(subject: "alice", pkce: pkce)
-        let wrong = try await fixture.exchange(code: code, verifier: try PKCE.generate().verifier)
+        let wrong = try await fixture.exchange(code: code, pkce: try PKCE.generate())
         #expect(wrong.status == 400)
         #expect(ProviderFixture.errorCode(wrong) == "invalid_grant")
         let missing = try await fixture.post(
             .token,
             form: [
-                ("grant_type", "authorization_code"), ("code", code),
+                ("grant_type", "authorization_code"), ("code", code.value),
                 ("redirect_uri", fixture.configuration.redirectURI.absoluteString),
                 ("client_id", fixture.configuration.clientID),
             ])
@@ -135,23 +135,24 @@ struct SimulatedProviderAuthorizationTests {
         let fixture = try ProviderFixture()
         let pkce = try PKCE.generate()
         let code = try fixture.authorizeCode(subject: "alice", pkce: pkce)
-        let otherRedirect = try await fixture.exchange(code: code, verifier: pkce.verifier, redirectURI: "com.example.app://other")
+        let verifier = Secret(pkce.verifier)
+        let otherRedirect = try await fixture.exchange(code: code, verifier: verifier, redirectURI: "com.example.app://other")
         #expect(ProviderFixture.errorCode(otherRedirect) == "invalid_grant")
-        let otherClient = try await fixture.exchange(code: code, verifier: pkce.verifier, clientID: "intruder")
+        let otherClient = try await fixture.exchange(code: code, verifier: verifier, clientID: "intruder")
         #expect(otherClient.status == 401)
         #expect(ProviderFixture.errorCode(otherClient) == "invalid_client")
         // Neither attempt consumed the code.
-        #expect(try await fixture.exchange(code: code, verifier: pkce.verifier).status == 200)
+        #expect(try await fixture.exchange(code: code, verifier: verifier).status == 200)
     }
 
     @Test func codeReuseIsRejectedAndRevokesWhatTheCodeIssued() async throws {
         let fixture = try ProviderFixture()
         let pkce = try PKCE.generate()
         let code = try fixture.authorizeCode(subject: "alice", pkce: pkce)
-        let first = try ProviderFixture.tokens(try await fixture.exchange(code: code, verifier: pkce.verifier))
+        let first = try ProviderFixture.tokens(try await fixture.exchange(code: code, pkce: pkce))
         #expect(fixture.provider.isRefreshTokenActive(first.refreshToken))
 
-        let replay = try await fixture.exchange(code: code, verifier: pkce.verifier)
+        let replay = try await fixture.exchange(code: code, pkce: pkce)
         #expect(replay.status == 400)
         #expect(ProviderFixture.errorCode(replay) == "invalid_grant")
         #expect(!fixture.provider.isRefreshTokenActive(first.refreshToken))
@@ -164,7 +165,7 @@ struct SimulatedProviderAuthorizationTests {
         let pkce = try PKCE.generate()
         let code = try fixture.authorizeCode(subject: "alice", pkce: pkce)
         fixture.clock.advance(by: .seconds(61))
-        let response = try await fixture.exchange(code: code, verifier: pkce.verifier)
+        let response = try await fixture.exchange(code: code, pkce: pkce)
         #expect(ProviderFixture.errorCode(response) == "invalid_grant")
     }
 
@@ -175,10 +176,7 @@ struct SimulatedProviderAuthorizationTests {
                 subject: "anon-7", canonicalSubject: "alice", isCanonical: false, linkedSubjects: ["old-1", "old-2"],
                 isAnonymous: false, wasPreviouslyAnonymous: true))
         let tokens = try await fixture.signIn(subject: "anon-7")
-        let claims = try IDTokenValidator.validate(
-            tokens.idToken, keys: try await fixture.jwks(), expecting: fixture.expectations(),
-            now: fixture.clock.wallClockNow()
-        ).claims
+        let claims = try fixture.validate(tokens.idToken, keys: try await fixture.jwks()).claims
         #expect(claims.subject == "anon-7")
         #expect(claims.canonicalSubject == "alice")
         #expect(claims.effectiveSubject == "alice")
@@ -191,10 +189,7 @@ struct SimulatedProviderAuthorizationTests {
     @Test func additionalAudiencesMakeAnArrayWithAuthorizedParty() async throws {
         let fixture = try ProviderFixture(SimulatedProviderConfiguration(additionalAudiences: ["api.sim"]))
         let tokens = try await fixture.signIn()
-        let claims = try IDTokenValidator.validate(
-            tokens.idToken, keys: try await fixture.jwks(), expecting: fixture.expectations(),
-            now: fixture.clock.wallClockNow()
-        ).claims
+        let claims = try fixture.validate(tokens.idToken, keys: try await fixture.jwks()).claims
         #expect(claims.audience == ["sim-client", "api.sim"])
         #expect(claims.authorizedParty == "sim-client")
     }

@@ -13,12 +13,12 @@ struct SimulatedProviderDeviceKeyTests {
             accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios"])
         #expect(first.status == 200)
         let firstBody = try ProviderFixture.json(first)
-        let secret = try #require(firstBody["device_secret"] as? String)
+        let secret = try ProviderFixture.secret(firstBody, "device_secret")
         #expect(firstBody["device_key"] is String)
         #expect(firstBody["expires_in"] as? Int == 3600)
 
         let second = try await fixture.exchangeDeviceKey(
-            accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios", "device_secret": secret])
+            accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios", "device_secret": secret.value])
         #expect(second.status == 200)
         #expect(try ProviderFixture.json(second)["device_secret"] == nil)
         #expect(fixture.provider.deviceOwner(deviceUUID: "dev-1") == "alice")
@@ -30,7 +30,7 @@ struct SimulatedProviderDeviceKeyTests {
         let tokens = try await fixture.signIn()
         let first = try ProviderFixture.json(
             try await fixture.exchangeDeviceKey(accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios"]))
-        let secret = try #require(first["device_secret"] as? String)
+        let secret = try ProviderFixture.secret(first, "device_secret")
 
         let wrong = try await fixture.exchangeDeviceKey(
             accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios", "device_secret": "guess"])
@@ -39,10 +39,10 @@ struct SimulatedProviderDeviceKeyTests {
 
         let again = try ProviderFixture.json(
             try await fixture.exchangeDeviceKey(accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios"]))
-        let newSecret = try #require(again["device_secret"] as? String)
+        let newSecret = try ProviderFixture.secret(again, "device_secret")
         #expect(newSecret != secret)
         let stale = try await fixture.exchangeDeviceKey(
-            accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios", "device_secret": secret])
+            accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios", "device_secret": secret.value])
         #expect(ProviderFixture.errorCode(stale) == "invalid_device_secret")
     }
 
@@ -51,11 +51,11 @@ struct SimulatedProviderDeviceKeyTests {
         let tokens = try await fixture.signIn()
         let first = try ProviderFixture.json(
             try await fixture.exchangeDeviceKey(accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios"]))
-        let secret = try #require(first["device_secret"] as? String)
+        let secret = try ProviderFixture.secret(first, "device_secret")
         #expect(fixture.provider.invalidateDeviceSecret(deviceUUID: "dev-1"))
         #expect(!fixture.provider.invalidateDeviceSecret(deviceUUID: "unknown"))
         let response = try await fixture.exchangeDeviceKey(
-            accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios", "device_secret": secret])
+            accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios", "device_secret": secret.value])
         #expect(ProviderFixture.errorCode(response) == "invalid_device_secret")
     }
 
@@ -93,7 +93,7 @@ struct SimulatedProviderDeviceKeyTests {
         let bob = try await fixture.signIn(subject: "bob")
         let body = try ProviderFixture.json(
             try await fixture.exchangeDeviceKey(accessToken: first.accessToken, body: ["device_uuid": "dev-1", "platform": "ios"]))
-        let deviceKey = try #require(body["device_key"] as? String)
+        let deviceKey = try ProviderFixture.secret(body, "device_key")
 
         let response = try await fixture.disconnect(deviceKey: deviceKey)
         #expect(response.status == 204)
@@ -115,7 +115,7 @@ struct SimulatedProviderDeviceKeyTests {
         #expect(withAccessToken.status == 401)
         let body = try ProviderFixture.json(
             try await fixture.exchangeDeviceKey(accessToken: tokens.accessToken, body: ["device_uuid": "dev-1", "platform": "ios"]))
-        let deviceKey = try #require(body["device_key"] as? String)
+        let deviceKey = try ProviderFixture.secret(body, "device_key")
         fixture.clock.advance(by: .seconds(3600))
         #expect(try await fixture.disconnect(deviceKey: deviceKey).status == 401)
         #expect(fixture.provider.activeGrantCount == 1)

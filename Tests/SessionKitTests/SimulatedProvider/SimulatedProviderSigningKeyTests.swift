@@ -19,20 +19,15 @@ struct SimulatedProviderSigningKeyTests {
         let keys = try await fixture.jwks()
         #expect(keys.keys.compactMap(\.kid) == ["sim-key-2", "sim-key-1"])
         let after = try ProviderFixture.tokens(try await fixture.refresh(before.refreshToken))
-        let verifiedAfter = try IDTokenValidator.validate(
-            after.idToken, keys: keys, expecting: fixture.expectations(nonce: nil), now: fixture.clock.wallClockNow())
+        let verifiedAfter = try fixture.validate(after.idToken, keys: keys, nonce: nil)
         #expect(verifiedAfter.keyID == "sim-key-2")
         // The old token still verifies while its key is published.
-        _ = try IDTokenValidator.validate(
-            before.idToken, keys: keys, expecting: fixture.expectations(), now: fixture.clock.wallClockNow())
+        _ = try fixture.validate(before.idToken, keys: keys)
 
         fixture.clock.advance(by: .seconds(3600))
         #expect(fixture.provider.publishedKeyIDs == ["sim-key-2"])
         let laterKeys = try await fixture.jwks()
-        #expect(throws: IDTokenError.unknownKeyID) {
-            try IDTokenValidator.validate(
-                before.idToken, keys: laterKeys, expecting: fixture.expectations(), now: fixture.clock.wallClockNow())
-        }
+        #expect(throws: IDTokenError.unknownKeyID) { try fixture.validate(before.idToken, keys: laterKeys) }
     }
 
     @Test func rotationWithoutGraceDropsTheOldKeyAtOnce() async throws {
@@ -41,11 +36,7 @@ struct SimulatedProviderSigningKeyTests {
         try fixture.provider.rotateSigningKey(retainPreviousFor: .zero)
         #expect(fixture.provider.publishedKeyIDs == ["sim-key-2"])
         let keys = try await fixture.jwks()
-        #expect(throws: IDTokenError.unknownKeyID) {
-            try IDTokenValidator.validate(
-                before.idToken, keys: keys, expecting: fixture.expectations(),
-                now: fixture.clock.wallClockNow())
-        }
+        #expect(throws: IDTokenError.unknownKeyID) { try fixture.validate(before.idToken, keys: keys) }
     }
 
     @Test func rotatedKeysAreDistinctKeys() async throws {
@@ -70,7 +61,7 @@ struct SimulatedProviderSigningKeyTests {
         let fixture = try ProviderFixture()
         let token = try fixture.provider.signedIDToken(subject: "carol", nonce: "n", accessToken: "at-1")
         let claims = try IDTokenValidator.validate(
-            token, keys: try await fixture.jwks(), expecting: fixture.expectations(nonce: "n", accessToken: "at-1"),
+            token, keys: try await fixture.jwks(), expecting: fixture.expectations(nonce: "n", accessToken: Secret("at-1")),
             now: fixture.clock.wallClockNow()
         ).claims
         #expect(claims.subject == "carol")
@@ -88,5 +79,9 @@ struct SimulatedProviderSigningKeyTests {
         let second = try SimulatedProviderKeys.shared(count: 2)
         #expect(first.map { $0.publicJWK(keyID: "k") } == second.map { $0.publicJWK(keyID: "k") })
         #expect(first[0].publicJWK(keyID: "k") != first[1].publicJWK(keyID: "k"))
+        let more = try SimulatedProviderKeys.shared(count: SimulatedProviderKeys.poolSize + 1)
+        let jwks = more.map { $0.publicJWK(keyID: "k") }
+        #expect(Array(jwks.prefix(2)) == first.map { $0.publicJWK(keyID: "k") })
+        #expect(Set(jwks.map { $0.n ?? "" }).count == SimulatedProviderKeys.poolSize + 1)
     }
 }

@@ -1,0 +1,175 @@
+// libFuzzer entry points for SessionKitJOSE. Built by Fuzz/run.sh together with the module's
+// sources (one module, so internal invariants can be checked too); the target is chosen by the
+// JOSE_FUZZ_TARGET environment variable.
+//
+// Besides "does not crash", each target checks a property that must hold for every input, and
+// traps when it does not, so libFuzzer records the input as a crash.
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The fuzz targets by name.
+enum FuzzTarget: String, CaseIterable {
+    case jws
+    case jwks
+    case base64url
+    case json
+    case idtoken
+
+    static nonisolated(unsafe) var selected: FuzzTarget = .jws
+
+    func run(_ bytes: [UInt8]) {
+        switch self {
+        case .jws: Self.fuzzCompactJWS(bytes)
+        case .jwks: Self.fuzzJWKS(bytes)
+        case .base64url: Self.fuzzBase64URL(bytes)
+        case .json: Self.fuzzJSON(bytes)
+        case .idtoken: Self.fuzzIDToken(bytes)
+        }
+    }
+
+    /// A property that must hold; a violation is reported to libFuzzer as a crash.
+    static func require(_ condition: Bool, _ message: StaticString) {
+        if !condition {
+            printError("property violated: \(message)")
+            abort()
+        }
+    }
+
+    /// Compact JWS: a decoded token re-encodes to exactly the same text (canonical base64url,
+    /// exactly three segments), and nothing ever crashes.
+    static func fuzzCompactJWS(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let jws = try? CompactJWS.decode(text) else { return }
+        let reencoded =
+            Base64URL.encode(jws.header.bytes) + "." + Base64URL.encode(jws.payload) + "."
+            + Base64URL.encode(jws.signature)
+        require(reencoded == text, "decoded JWS does not re-encode to the same token")
+        require(jws.signingInput == Array(text.utf8.prefix(jws.signingInput.count)), "signing input is not the prefix")
+        require(!jws.signature.isEmpty, "empty signature accepted")
+        _ = jws.headerJSON
+        _ = try? jws.payloadJSON()
+    }
+
+    static let fuzzKey: RSAPrivateKey? = try? RSAPrivateKey.generate()
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let expecting = IDTokenExpectations(
+        issuer: "https://issuer.example", clientID: "client", nonce: "n", accessToken: "at", allowMissingKeyID: true)
+
+    /// ID tokens: arbitrary text never validates against a fixed key set (nothing unsigned may
+    /// pass), and arbitrary bytes as a claims set go through every claim check (sign-in and
+    /// refresh) without crashing; whatever passes really says what was expected.
+    static func fuzzIDToken(_ bytes: [UInt8]) {
+        if let key = fuzzKey {
+            let keys = JWKS(keys: [key.publicJWK(keyID: "k1"), JWK(kty: "EC", kid: "ec")])
+            let text = String(decoding: bytes, as: UTF8.self)
+            let result = try? IDTokenValidator.validate(text, keys: keys, expecting: expecting, now: now)
+            require(result == nil, "a token not signed by the key validated")
+        }
+        guard let raw = try? RawIDTokenClaims(json: bytes) else { return }
+        if let claims = try? IDTokenValidator.check(raw, expecting: expecting, previous: nil, now: now) {
+            require(claims.issuer == expecting.issuer, "accepted another issuer")
+            require(claims.audience.contains(expecting.clientID), "accepted another audience")
+            require(claims.expiresAt.timeIntervalSince1970 + 60 > now.timeIntervalSince1970, "accepted an expired token")
+            require(claims.nonce == expecting.nonce, "accepted another nonce")
+            require(!claims.subject.isEmpty, "accepted an empty subject")
+            let previous = IDTokenClaims(
+                issuer: expecting.issuer, subject: "someone-else", audience: ["client"], expiresAt: now, issuedAt: now)
+            let refreshed = try? IDTokenValidator.check(raw, expecting: expecting, previous: previous, now: now)
+            require(refreshed == nil || claims.subject == "someone-else", "refresh accepted another subject")
+        }
+    }
+
+    /// JWKS: decoding never crashes, and what it decoded survives a round trip through
+    /// `jsonData()` unchanged.
+    static func fuzzJWKS(_ bytes: [UInt8]) {
+        guard let keys = try? JWKS(jsonData: bytes) else { return }
+        guard let again = try? JWKS(jsonData: keys.jsonData()) else {
+            require(false, "serialized JWKS does not decode")
+            return
+        }
+        require(again.keys == keys.keys, "JWKS round trip changed the keys")
+        require(again.verificationKeyCount == keys.verificationKeyCount, "JWKS round trip changed the usable keys")
+    }
+
+    /// Base64url: decode accepts exactly the canonical encodings (decode then encode is the
+    /// identity on accepted text), and encode then decode is the identity on bytes.
+    static func fuzzBase64URL(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let decoded = try? Base64URL.decode(text) {
+            require(Base64URL.encode(decoded) == text, "accepted a non-canonical encoding")
+        }
+        let encoded = Base64URL.encode(bytes)
+        require((try? Base64URL.decode(encoded)) == bytes, "encode/decode round trip failed")
+    }
+
+    /// JSON: the scanning parser (used for headers and claims) and the tree parser agree on
+    /// every input, and what parses survives serialization.
+    static func fuzzJSON(_ bytes: [UInt8]) {
+        let tree: Result<JSONValue, JOSEError>
+        do throws(JOSEError) {
+            tree = .success(try JSONParser.parse(bytes, maximumDepth: 16))
+        } catch {
+            tree = .failure(error)
+        }
+        let scanned: Result<Void, JOSEError> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(JOSEError) {
+                try JSONParser.scanObject(buffer, maximumDepth: 16) { (_, parser) throws(JOSEError) in
+                    try parser.skipValue()
+                }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch (tree, scanned) {
+        case (.success(.object), .success):
+            break
+        case (.success, .failure(.notAnObject)):
+            break
+        case (.failure(let treeError), .failure(let scanError)):
+            // Both reject; the reason may differ only in which rule tripped first.
+            _ = (treeError, scanError)
+        default:
+            require(false, "tree parser and scanner disagree")
+        }
+        if case .success(let value) = tree {
+            let written = Array(JSONWriter.serialize(value).utf8)
+            require((try? JSONParser.parse(written, maximumDepth: 16)) == value, "JSON did not survive serialization")
+        }
+        _ = try? RawIDTokenClaims(json: bytes)
+    }
+}
+
+/// Writes a line to standard error without touching C's global `stderr`.
+func printError(_ text: String) {
+    let line = text + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+    let name = getenv("JOSE_FUZZ_TARGET").map { String(cString: $0) } ?? "jws"
+    guard let target = FuzzTarget(rawValue: name) else {
+        printError("unknown JOSE_FUZZ_TARGET \(name); one of: \(FuzzTarget.allCases.map(\.rawValue))")
+        exit(2)
+    }
+    FuzzTarget.selected = target
+    return 0
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    FuzzTarget.selected.run(bytes)
+    return 0
+}
