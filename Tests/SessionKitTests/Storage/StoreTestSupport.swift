@@ -24,7 +24,8 @@ enum StoreFixtures {
             refreshToken: Secret("refresh-token-value"), pendingRefreshToken: Secret("pending-refresh-value"),
             accessToken: Secret("access-token-value"),
             accessTokenExpiresAt: Date(timeIntervalSince1970: 1_767_225_600.25), idToken: Secret("id-token-value"),
-            issuer: "https://api.1pass.dev", subject: "user-42", audience: ["client-a", "client-b"], rotation: 7),
+            issuer: "https://api.1pass.dev", subject: "user-42", audience: ["client-a", "client-b"], rotation: 7,
+            canonicalSubject: "user-1", linkedSubjects: ["user-42", "user-7"], isAnonymous: false),
         pendingOperation: .deleteAccount,
         pendingRevocations: [Secret("old-refresh-1"), Secret("old-refresh-2")])
 
