@@ -60,6 +60,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "TransportBenchmarks",
+            dependencies: ["SessionKit", "SessionKitTesting"],
+            path: "Benchmarks/TransportBenchmarks",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "JOSEBenchmarks",
             dependencies: [
                 "SessionKitJOSE",
@@ -73,9 +79,22 @@ let package = Package(
             dependencies: ["SessionKitJOSE", "idtoken"],
             swiftSettings: strict
         ),
+        // Child process for the credential stores' cross-process and crash tests.
+        .executableTarget(
+            name: "SessionKitStoreTool",
+            dependencies: ["SessionKit"],
+            path: "Tests/StoreTool",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SessionKitTests",
-            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitJOSE"],
+            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitJOSE", "SessionKitStoreTool"],
+            swiftSettings: strict
+        ),
+        // Real HTTP against local OpenID providers (Scripts/providers); skipped unless they run.
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["SessionKit", "SessionKitTesting"],
             swiftSettings: strict
         ),
     ]

@@ -25,7 +25,7 @@ final class Narrator: Sendable {
 
     func begin(_ name: String, summary: String) {
         scenario.withLock { $0 = name }
-        if !json { print("\n== \(name): \(summary)") }
+        if !json { Self.write("\n== \(name): \(summary)") }
     }
 
     func event(_ event: SessionEvent) {
@@ -59,16 +59,21 @@ final class Narrator: Sendable {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self))
+            Self.write(String(decoding: (try? encoder.encode(line)) ?? Data(), as: UTF8.self))
             return
         }
         let time = "t=+\(Self.format(line.t))s"
         let padded = time.padding(toLength: max(12, time.count + 2), withPad: " ", startingAt: 0)
         if let note = line.note {
-            print("\(padded)· \(note)")
+            Self.write("\(padded)· \(note)")
         } else {
-            print("\(padded)\(line.from ?? "—") → \(line.to ?? "—")  (\(line.reason ?? ""))")
+            Self.write("\(padded)\(line.from ?? "—") → \(line.to ?? "—")  (\(line.reason ?? ""))")
         }
+    }
+
+    /// Writes one line to standard output unbuffered, so it interleaves correctly with prompts.
+    static func write(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     static func format(_ seconds: Double) -> String {

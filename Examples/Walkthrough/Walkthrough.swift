@@ -2,7 +2,8 @@ import Foundation
 import SessionKit
 import SessionKitTesting
 
-/// `swift run walkthrough [--list] [--json] [--diagram DIR] [NAME…]`
+/// `swift run walkthrough [--list] [--json] [--diagram DIR] [NAME…]`, or against a real provider:
+/// `swift run walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL]`.
 @main
 struct Walkthrough {
     static func main() async {
@@ -17,6 +18,9 @@ struct Walkthrough {
             let directory = index + 1 < arguments.count ? arguments[index + 1] : "Diagrams"
             writeDiagrams(to: directory)
             return
+        }
+        if arguments.contains("--issuer") {
+            exit(await runAgainstRealProvider(arguments, json: json))
         }
         if arguments.contains(where: { $0.hasPrefix("-") }) {
             FileHandle.standardError.write(Data("usage: walkthrough [--list] [--json] [--diagram DIR] [SCENARIO…]\n".utf8))
@@ -41,6 +45,30 @@ struct Walkthrough {
             }
         }
         if failed { exit(1) }
+    }
+
+    static func runAgainstRealProvider(_ arguments: [String], json: Bool) async -> Int32 {
+        var values: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            let name = arguments[index]
+            guard ["--issuer", "--client-id", "--redirect-uri", "--revocation-endpoint"].contains(name), index + 1 < arguments.count else {
+                FileHandle.standardError.write(Data("unexpected argument \(name)\n".utf8))
+                return 2
+            }
+            values[name] = arguments[index + 1]
+            index += 2
+        }
+        guard let issuer = values["--issuer"], let clientID = values["--client-id"],
+            let redirect = values["--redirect-uri"].flatMap(URL.init(string:))
+        else {
+            FileHandle.standardError.write(Data("usage: walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL]\n".utf8))
+            return 2
+        }
+        return await RealProviderWalkthrough.run(
+            .init(
+                issuer: issuer, clientID: clientID, redirectURI: redirect,
+                revocationEndpoint: values["--revocation-endpoint"].flatMap(URL.init(string:)), json: json))
     }
 
     static func writeDiagrams(to directory: String) {

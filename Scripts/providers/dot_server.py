@@ -128,8 +128,12 @@ def rotate_signing_key(request):
         for pem in INACTIVE_KEYS.glob("*.pem"):
             pem.unlink()
     else:
-        existing = len(list(INACTIVE_KEYS.glob("*.pem")))
-        (INACTIVE_KEYS / f"{existing:04d}.pem").write_text(old)
+        # Keep the three most recent earlier keys, so repeated test runs do not grow the JWKS.
+        earlier = sorted(INACTIVE_KEYS.glob("*.pem"))
+        serial = int(earlier[-1].stem) + 1 if earlier else 0
+        (INACTIVE_KEYS / f"{serial:06d}.pem").write_text(old)
+        for pem in earlier[:-2]:
+            pem.unlink()
     new = generate_key_pem()
     KEY_FILE.write_text(new)
     active, inactive = _read_keys()

@@ -208,9 +208,19 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         state.withLock { $0.isRefreshTokenActive(refreshToken, now: now()) }
     }
 
+    /// Whether the provider would accept this refresh token now; takes the token as the session stores it.
+    public func isRefreshTokenActive(_ refreshToken: Secret) -> Bool {
+        isRefreshTokenActive(refreshToken.value)
+    }
+
     /// Whether the provider would accept this access token now (not expired, chain not revoked).
     public func isAccessTokenActive(_ accessToken: String) -> Bool {
         state.withLock { $0.isAccessTokenActive(accessToken, now: now()) }
+    }
+
+    /// Whether the provider would accept this access token now; takes the token as the session hands it out.
+    public func isAccessTokenActive(_ accessToken: Secret) -> Bool {
+        isAccessTokenActive(accessToken.value)
     }
 
     /// Every chain revoked so far, in order.

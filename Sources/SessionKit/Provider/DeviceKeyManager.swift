@@ -67,6 +67,9 @@ public actor DeviceKeyManager {
     /// How many exchanges this manager has started (a bootstrap retry counts within its exchange).
     public var exchangeCount: Int { exchangesStarted }
 
+    /// How many callers are waiting for the exchange under way.
+    public var waitingCallerCount: Int { exchange?.waiters.count ?? 0 }
+
     /// A device key valid for at least the renewal leeway: the cached one, or one from a new exchange.
     ///
     /// - Parameter accessToken: the session's current access token, sent as Bearer. Callers that

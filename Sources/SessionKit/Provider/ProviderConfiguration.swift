@@ -41,10 +41,12 @@ public struct ProviderConfiguration: Sendable, Hashable {
         authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL, revocationEndpoint: URL? = nil,
         deviceKeyExchangeEndpoint: URL? = nil, disconnectEndpoint: URL? = nil
     ) throws(ConfigurationError) {
-        guard let scheme = redirectURI.scheme, !scheme.isEmpty else {
+        // Foundation on Linux leaves `scheme` nil when it contains `_`: read the raw text too.
+        let scheme = redirectURI.scheme ?? String(redirectURI.absoluteString.prefix { $0 != ":" })
+        if scheme.contains("_") { throw .invalidRedirectScheme(scheme) }
+        guard !scheme.isEmpty, redirectURI.absoluteString.contains(":") else {
             throw .invalidURL("redirect URI has no scheme")
         }
-        if scheme.contains("_") { throw .invalidRedirectScheme(scheme) }
         self.issuer = issuer
         self.clientID = clientID
         self.redirectURI = redirectURI

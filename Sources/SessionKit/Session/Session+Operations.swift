@@ -41,89 +41,15 @@ extension Session {
     // MARK: - Refresh
 
     func runRefresh(generation: UInt64, previous: VerifiedTokens?) async {
-        let store = self.store
-        let client = self.client
-        let verifier = self.verifier
-        let wallClock = self.wallClock
-        let lead = SessionStateMachine<VerifiedTokens, Waiter>.seconds(configuration.refreshLeadTime)
         let outcome: Result<VerifiedTokens, SessionError>
         do {
-            let tokens = try await store.withLease { () async throws -> VerifiedTokens in
-                var record = try await Self.load(store)
-                for _ in 0..<2 {
-                    guard var stored = record.session, record.pendingOperation == nil else { throw SessionError.notSignedIn }
-                    let now = wallClock()
-                    if let previous, stored.refreshToken != previous.refreshToken || stored.rotation > previous.rotation,
-                        let adopted = verifier.adopt(stored, sameAccountAs: previous.stored()),
-                        adopted.accessTokenExpiresAt.timeIntervalSince(now) > lead
-                    {
-                        // Another process sharing the store refreshed first: adopt its verified result.
-                        return adopted
-                    }
-                    // A pending token left by an interrupted refresh is the newest the provider issued.
-                    let presented = stored.pendingRefreshToken ?? stored.refreshToken
-                    let response: TokenResponse
-                    do throws(ProviderError) {
-                        response = try await client.refresh(presented)
-                    } catch where error.oauthError == "invalid_grant" {
-                        // Re-read before giving up: another process may have rotated the token.
-                        let reread = try await Self.load(store)
-                        if let current = reread.session, current.refreshToken != stored.refreshToken || current.rotation != stored.rotation {
-                            record = reread
-                            continue
-                        }
-                        if stored.pendingRefreshToken != nil {
-                            stored.pendingRefreshToken = nil
-                            record.session = stored
-                            continue
-                        }
-                        record.session = nil
-                        try await Self.save(store, record)
-                        throw SessionError.refreshTokenRejected
-                    } catch {
-                        throw SessionError.provider(error)
-                    }
-                    var base = stored
-                    base.refreshToken = presented
-                    base.pendingRefreshToken = nil
-                    if let rotated = response.refreshToken, rotated != presented {
-                        // Durable before it is used or acknowledged (DESIGN invariant 3).
-                        stored.pendingRefreshToken = rotated
-                        record.session = stored
-                        do {
-                            try await Self.save(store, record)
-                        } catch {
-                            throw RefreshStorageFailure(error: Self.storageError(error))
-                        }
-                    }
-                    let verified: VerifiedTokens
-                    do {
-                        verified = try await verifier.verifyRefresh(response, previous: base, now: now)
-                    } catch {
-                        // Nothing of a rejected response becomes current; every token it touched is revoked.
-                        record.session = nil
-                        record.pendingRevocations.append(presented)
-                        if let rotated = response.refreshToken, rotated != presented { record.pendingRevocations.append(rotated) }
-                        try? await Self.save(store, record)
-                        throw error
-                    }
-                    record.session = verified.stored()
-                    do {
-                        try await Self.save(store, record)
-                    } catch {
-                        throw RefreshStorageFailure(error: Self.storageError(error))
-                    }
-                    return verified
-                }
-                throw SessionError.refreshTokenRejected
-            }
-            outcome = .success(tokens)
+            outcome = .success(try await refreshUnderLease(previous: previous))
         } catch {
-            outcome = .failure(Self.sessionError(error))
             if error is RefreshStorageFailure {
                 perform(machine.refreshFailed(.permanent(Self.sessionError(error)), generation: generation))
                 return
             }
+            outcome = .failure(Self.sessionError(error))
         }
         switch outcome {
         case .success(let tokens):
@@ -134,11 +60,93 @@ extension Session {
         }
     }
 
+    /// One refresh under the store's lease: adopt another process's newer result, or refresh with
+    /// the stored token, keep the rotated token durable as pending, verify, then promote it.
+    func refreshUnderLease(previous: VerifiedTokens?, forJournaledOperation: Bool = false) async throws -> VerifiedTokens {
+        let store = self.store
+        let client = self.client
+        let verifier = self.verifier
+        let wallClock = self.wallClock
+        let lead = SessionStateMachine<VerifiedTokens, Waiter>.seconds(configuration.refreshLeadTime)
+        return try await store.withLease { () async throws -> VerifiedTokens in
+            var record = try await Self.load(store)
+            for _ in 0..<2 {
+                guard var stored = record.session, forJournaledOperation || record.pendingOperation == nil else {
+                    throw SessionError.notSignedIn
+                }
+                let now = wallClock()
+                if let previous, stored.refreshToken != previous.refreshToken || stored.rotation > previous.rotation,
+                    let adopted = verifier.adopt(stored, sameAccountAs: previous.stored()),
+                    adopted.accessTokenExpiresAt.timeIntervalSince(now) > lead
+                {
+                    // Another process sharing the store refreshed first: adopt its verified result.
+                    return adopted
+                }
+                // A pending token left by an interrupted refresh is the newest the provider issued.
+                let presented = stored.pendingRefreshToken ?? stored.refreshToken
+                let response: TokenResponse
+                do throws(ProviderError) {
+                    response = try await client.refresh(presented)
+                } catch  where error.oauthError == "invalid_grant" {
+                    // Re-read before giving up: another process may have rotated the token.
+                    let reread = try await Self.load(store)
+                    if let current = reread.session, current.refreshToken != stored.refreshToken || current.rotation != stored.rotation {
+                        record = reread
+                        continue
+                    }
+                    if stored.pendingRefreshToken != nil {
+                        stored.pendingRefreshToken = nil
+                        record.session = stored
+                        continue
+                    }
+                    record.session = nil
+                    try await Self.save(store, record)
+                    throw SessionError.refreshTokenRejected
+                } catch {
+                    throw SessionError.provider(error)
+                }
+                var base = stored
+                base.refreshToken = presented
+                base.pendingRefreshToken = nil
+                if let rotated = response.refreshToken, rotated != presented {
+                    // Durable before it is used or acknowledged (DESIGN invariant 3).
+                    stored.pendingRefreshToken = rotated
+                    record.session = stored
+                    do {
+                        try await Self.save(store, record)
+                    } catch {
+                        throw RefreshStorageFailure(error: Self.storageError(error))
+                    }
+                }
+                let verified: VerifiedTokens
+                do {
+                    verified = try await verifier.verifyRefresh(response, previous: base, now: now)
+                } catch {
+                    // Nothing of a rejected response becomes current; every token it touched is revoked.
+                    record.session = nil
+                    record.pendingRevocations.append(presented)
+                    if let rotated = response.refreshToken, rotated != presented { record.pendingRevocations.append(rotated) }
+                    try? await Self.save(store, record)
+                    throw error
+                }
+                record.session = verified.stored()
+                do {
+                    try await Self.save(store, record)
+                } catch {
+                    throw RefreshStorageFailure(error: Self.storageError(error))
+                }
+                return verified
+            }
+            throw SessionError.refreshTokenRejected
+        }
+    }
+
     private func refreshFailure(for error: SessionError) -> RefreshFailure {
         switch error {
         case .provider(let provider) where provider.isTransient:
             let attempt = machine.retryAttempt ?? 1
-            return .transient(error, retryIn: configuration.refreshRetry.delay(afterAttempt: attempt, retryAfter: provider.retryAfter, using: &random))
+            return .transient(
+                error, retryIn: configuration.refreshRetry.delay(afterAttempt: attempt, retryAfter: provider.retryAfter, using: &random))
         case .provider, .storage:
             // Not the refresh token's fault: keep the session, fail these callers, let the next call try again.
             return .transient(error, retryIn: nil)
@@ -151,8 +159,9 @@ extension Session {
 
     func runRevoke(generation: UInt64) async {
         let store = self.store
+        let tokens: [Secret]
         do {
-            let tokens = try await store.withLease { () async throws -> [Secret] in
+            tokens = try await store.withLease { () async throws -> [Secret] in
                 var record = try await Self.load(store)
                 if record.pendingOperation != .signOut {
                     // The intent is durable before the first server call.
@@ -161,33 +170,38 @@ extension Session {
                 }
                 return [record.session?.pendingRefreshToken, record.session?.refreshToken].compactMap { $0 }
             }
+        } catch {
+            perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
+            return
+        }
+        let outcome: ServerOperationFailure?
+        do {
             var told = true
             for token in tokens where told {
                 told = try await client.revoke(token)
             }
-            try await Self.update(store) { record in
-                record.session = nil
-                record.pendingOperation = nil
-            }
-            perform(
-                told
-                    ? machine.serverOperationConfirmed(generation: generation, subject: nil)
-                    : machine.serverOperationFailed(.cannotTell("the provider has no revocation endpoint"), generation: generation))
-        } catch let error as ProviderError where error.isTransient {
+            outcome = told ? nil : .cannotTell("the provider has no revocation endpoint")
+        } catch where error.isTransient {
             perform(machine.serverOperationFailed(transientFailure(error), generation: generation))
-        } catch let error as ProviderError {
+            return
+        } catch {
             // The provider refuses the revocation for good: signing out cannot be refused, so wipe.
-            do {
-                try await Self.update(store) { record in
-                    record.session = nil
-                    record.pendingOperation = nil
-                }
-                perform(machine.serverOperationFailed(.refused(status: error.status ?? 0), generation: generation))
-            } catch {
-                perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
+            outcome = .refused(status: error.status ?? 0)
+        }
+        do {
+            try await Self.update(store) { record in
+                // Only what this sign-out revoked: a new sign-in may already have stored its session.
+                if let session = record.session, tokens.contains(session.refreshToken) { record.session = nil }
+                if record.pendingOperation == .signOut { record.pendingOperation = nil }
             }
         } catch {
             perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
+            return
+        }
+        if let outcome {
+            perform(machine.serverOperationFailed(outcome, generation: generation))
+        } else {
+            perform(machine.serverOperationConfirmed(generation: generation, subject: nil))
         }
     }
 
@@ -204,15 +218,23 @@ extension Session {
                 }
                 return record.session
             }
-            guard let session, let accessToken = session.accessToken, configuration.provider.disconnectEndpoint != nil, let deviceKeys
-            else {
+            guard var session, configuration.provider.disconnectEndpoint != nil, let deviceKeys else {
                 try await Self.update(store) { $0.pendingOperation = nil }
                 perform(machine.serverOperationFailed(.cannotTell("the provider offers no app disconnect"), generation: generation))
                 return
             }
+            let lead = SessionStateMachine<VerifiedTokens, Waiter>.seconds(configuration.refreshLeadTime)
+            if session.accessToken == nil || (session.accessTokenExpiresAt?.timeIntervalSince(wallClock()) ?? 0) <= lead {
+                // The device-key exchange needs a valid access token (typically after a relaunch).
+                do {
+                    session = try await refreshUnderLease(previous: nil, forJournaledOperation: true).stored()
+                } catch SessionError.provider(let error) {
+                    throw error
+                }
+            }
             let deviceKey: Secret
             do {
-                deviceKey = try await deviceKeys.disconnectKey(accessToken: accessToken)
+                deviceKey = try await deviceKeys.disconnectKey(accessToken: session.accessToken ?? Secret(""))
             } catch let error as ProviderError {
                 throw error
             } catch {
@@ -239,6 +261,11 @@ extension Session {
             } catch {
                 perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
             }
+        } catch SessionError.storage(let error) {
+            perform(machine.serverOperationFailed(.storage(error), generation: generation))
+        } catch let error as SessionError {
+            // The session could not be refreshed for the device-key exchange: the provider cannot be told.
+            perform(machine.serverOperationFailed(.cannotTell("\(error)"), generation: generation))
         } catch {
             perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
         }
@@ -268,7 +295,8 @@ extension Session {
     /// Tokens that arrived after the session moved on: never current, always revoked.
     func discardLate(_ tokens: VerifiedTokens) async {
         try? await Self.update(store) { record in
-            if record.session?.refreshToken == tokens.refreshToken { record.session = nil }
+            // A journaled sign-out or deletion owns the stored session and revokes it itself.
+            if record.pendingOperation == nil, record.session?.refreshToken == tokens.refreshToken { record.session = nil }
             if !record.pendingRevocations.contains(tokens.refreshToken) { record.pendingRevocations.append(tokens.refreshToken) }
         }
         startBackgroundRevoker()
@@ -290,7 +318,9 @@ extension Session {
                 if told { publish(.deferredRevocationCompleted) }
             } catch let error as ProviderError where error.isTransient {
                 attempt += 1
-                let delay = configuration.serverFirstRetry.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &random) ?? .seconds(60)
+                let delay =
+                    configuration.serverFirstRetry.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &random)
+                    ?? .seconds(60)
                 do {
                     try await clock.sleep(for: delay)
                 } catch {
@@ -357,4 +387,3 @@ extension Session {
 struct RefreshStorageFailure: Error {
     var error: CredentialStoreError
 }
-

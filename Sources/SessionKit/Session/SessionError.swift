@@ -18,6 +18,8 @@ public enum SessionError: Error, Sendable, Equatable {
     case handoffTimedOut
     /// The person or the provider declined the authorization (`error=` in the callback).
     case authorizationDenied(String)
+    /// The presenter could not show the authorization page.
+    case presentationFailed(String)
     /// The callback URL did not belong to the pending handoff.
     case callbackRejected(String)
     /// The returned id_token failed verification.

@@ -29,9 +29,9 @@ public struct SessionIdentity: Sendable, Hashable {
         self.issuer = stored.issuer
         self.subject = stored.subject
         self.audience = stored.audience
-        self.effectiveSubject = stored.subject
-        self.linkedSubjects = []
-        self.isAnonymous = false
+        self.effectiveSubject = stored.canonicalSubject ?? stored.subject
+        self.linkedSubjects = stored.linkedSubjects ?? []
+        self.isAnonymous = stored.isAnonymous ?? false
     }
 }
 
@@ -48,6 +48,8 @@ struct VerifiedTokens: MachineTokens, Sendable {
     let rotation: UInt64
 
     var subject: String { identity.effectiveSubject }
+    var linkedSubjects: [String] { identity.linkedSubjects }
+    var isAnonymous: Bool { identity.isAnonymous }
 
     fileprivate init(accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret, idToken: Secret?, identity: SessionIdentity, rotation: UInt64) {
         self.accessToken = accessToken
@@ -62,7 +64,9 @@ struct VerifiedTokens: MachineTokens, Sendable {
     func stored() -> StoredSession {
         StoredSession(
             refreshToken: refreshToken, accessToken: accessToken, accessTokenExpiresAt: accessTokenExpiresAt, idToken: idToken,
-            issuer: identity.issuer, subject: identity.subject, audience: identity.audience, rotation: rotation)
+            issuer: identity.issuer, subject: identity.subject, audience: identity.audience, rotation: rotation,
+            canonicalSubject: identity.effectiveSubject == identity.subject ? nil : identity.effectiveSubject,
+            linkedSubjects: identity.linkedSubjects.isEmpty ? nil : identity.linkedSubjects, isAnonymous: identity.isAnonymous ? true : nil)
     }
 }
 

@@ -88,6 +88,10 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
     case accountDeletionRefused(status: Int)
     /// A new sign-in started while an old refresh token still waits to be revoked.
     case revocationDeferred
+    /// The presenter could not show the authorization page.
+    case presentationFailed(String)
+    /// The provider offers no way to delete the account's connection (or could not be asked); credentials are kept.
+    case accountDeletionUnavailable(String)
 
     /// One readable phrase, as the walkthrough prints it.
     public var description: String {
@@ -121,6 +125,8 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
         case .accountDeleted: "disconnect confirmed; credentials and device key wiped"
         case .accountDeletionRefused(let status): "disconnect refused (\(status)); credentials kept"
         case .revocationDeferred: "new sign-in; old refresh token revoked in the background"
+        case .presentationFailed(let why): "handoff could not be shown: \(why)"
+        case .accountDeletionUnavailable(let why): "account deletion unavailable (\(why)); credentials kept"
         }
     }
 

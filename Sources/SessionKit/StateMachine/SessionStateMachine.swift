@@ -15,8 +15,19 @@ struct TimerID: Hashable, Sendable {
 protocol MachineTokens: Sendable {
     /// When the access token expires.
     var accessTokenExpiresAt: Date { get }
-    /// The verified subject, for transition reasons.
+    /// The verified effective subject (`canonical_sub ?? sub`), for transition reasons and events.
     var subject: String { get }
+    /// Subjects the provider merged into this one (`linked_subs`).
+    var linkedSubjects: [String] { get }
+    /// Whether the account is anonymous.
+    var isAnonymous: Bool { get }
+}
+
+extension MachineTokens {
+    /// No merged subjects unless the token set says so.
+    var linkedSubjects: [String] { [] }
+    /// Not anonymous unless the token set says so.
+    var isAnonymous: Bool { false }
 }
 
 /// The parameters of one sign-in attempt, all from the CSPRNG; they live only in the handoff.
@@ -206,7 +217,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
             if let retry = operation.retryTimer { actions.append(.cancelTimer(retry)) }
             actions += [
                 .deferRevocation,
-                .resume(Array(operation.waiters.values), .done),
+                .resume(Self.ordered(operation.waiters), .done),
                 .transition(from: .revoking, to: .signedOut, reason: .revocationDeferred),
                 .transition(from: .signedOut, to: .handoff, reason: .signInRequested),
                 .present(attempt, generation: generation),
@@ -230,10 +241,13 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
             // No handoff waits for it: a stale or replayed callback is not consumed.
             return (false, [])
         }
+        guard callback.state == handoff.attempt.state else {
+            // Not this handoff's answer (a stale or forged link): not consumed, so whoever can open
+            // the app's redirect URL cannot cancel a sign-in in progress.
+            return (false, [])
+        }
         let failure: (TransitionReason, SessionError)?
-        if callback.state != handoff.attempt.state {
-            failure = (.callbackRejected("state mismatch"), .callbackRejected("state mismatch"))
-        } else if let issuer = callback.issuer, issuer != expectedIssuer {
+        if let issuer = callback.issuer, issuer != expectedIssuer {
             failure = (.callbackRejected("iss mismatch"), .callbackRejected("iss mismatch"))
         } else if let error = callback.error {
             failure = (.authorizationDenied(error: error), .authorizationDenied(error))
@@ -267,7 +281,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .cancelled:
             return endHandoff(handoff, from: .handoff, reason: .handoffCancelled, error: .cancelled)
         case .presentationFailed(let why):
-            return endHandoff(handoff, from: .handoff, reason: .exchangeFailed(why), error: .provider(.invalidResponse(why)))
+            return endHandoff(handoff, from: .handoff, reason: .presentationFailed(why), error: .presentationFailed(why))
         }
     }
 
@@ -334,8 +348,14 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         }
         state = .active(Active(tokens: tokens))
         var actions: [Action] = []
-        if let previous = refreshing.previous, previous.subject != tokens.subject {
-            actions.append(.emit(.subjectChanged(from: previous.subject, to: tokens.subject, absorbed: [previous.subject])))
+        if let previous = refreshing.previous {
+            // Account identity is the provider's word, told as events, never guessed.
+            if previous.subject != tokens.subject {
+                actions.append(.emit(.subjectChanged(from: previous.subject, to: tokens.subject, absorbed: tokens.linkedSubjects)))
+            }
+            if previous.isAnonymous && !tokens.isAnonymous {
+                actions.append(.emit(.anonymousUserPromoted(subject: tokens.subject)))
+            }
         }
         let reason: TransitionReason =
             refreshing.previous == nil ? .verified(subject: tokens.subject) : .refreshed(callers: refreshing.waiters.count)
@@ -594,38 +614,11 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case (.revoking(let operation), .refused(let status)):
             return endRevokingLocally(operation, why: "revocation refused (\(status))")
         case (.disconnecting(let operation), .refused(let status)):
-            let waiters = Self.ordered(operation.waiters)
-            guard let tokens = operation.tokens else {
-                // Resumed from the journal at launch: no verified tokens in memory; the store keeps them.
-                self.generation += 1
-                state = .signedOut
-                return [
-                    .transition(from: .disconnecting, to: .signedOut, reason: .accountDeletionRefused(status: status)),
-                    .resume(waiters, .failed(.accountDeletionRefused(status: status))),
-                ]
-            }
-            state = .active(Active(tokens: tokens))
-            return [
-                .transition(from: .disconnecting, to: .active, reason: .accountDeletionRefused(status: status)),
-                .resume(waiters, .failed(.accountDeletionRefused(status: status))),
-            ]
+            return endDisconnecting(operation, reason: .accountDeletionRefused(status: status), error: .accountDeletionRefused(status: status))
         case (.disconnecting(let operation), .cannotTell(let why)):
-            let waiters = Self.ordered(operation.waiters)
-            if let tokens = operation.tokens {
-                state = .active(Active(tokens: tokens))
-                return [
-                    .transition(from: .disconnecting, to: .active, reason: .signedOutLocallyOnly(why)),
-                    .resume(waiters, .failed(.unsupported(why))),
-                ]
-            }
-            self.generation += 1
-            state = .signedOut
-            return [
-                .transition(from: .disconnecting, to: .signedOut, reason: .signedOutLocallyOnly(why)),
-                .resume(waiters, .failed(.unsupported(why))),
-            ]
+            return endDisconnecting(operation, reason: .accountDeletionUnavailable(why), error: .unsupported(why))
         case (.revoking(let operation), .storage(let error)), (.disconnecting(let operation), .storage(let error)):
-            // The intent could not be journaled or completed: stay put and surface it; nothing was wiped.
+            // The intent could not be journaled or completed: surface it; nothing was wiped.
             let stage = self.stage
             let waiters = Self.ordered(operation.waiters)
             if let tokens = operation.tokens {
@@ -670,6 +663,22 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         ]
     }
 
+    /// The account stays: back to the verified tokens, or, when the deletion was resumed from the
+    /// journal at launch (no verified tokens in memory), on to a restoring refresh.
+    private mutating func endDisconnecting(_ operation: ServerOperation, reason: TransitionReason, error: SessionError) -> [Action] {
+        let waiters = Self.ordered(operation.waiters)
+        if let tokens = operation.tokens {
+            state = .active(Active(tokens: tokens))
+            return [.transition(from: .disconnecting, to: .active, reason: reason), .resume(waiters, .failed(error))]
+        }
+        state = .refreshing(Refreshing(previous: nil, waiters: [:], attempt: 1, retryTimer: nil))
+        return [
+            .transition(from: .disconnecting, to: .refreshing, reason: reason),
+            .resume(waiters, .failed(error)),
+            .refresh(generation: generation, restoring: true),
+        ]
+    }
+
     /// The store is wiped by the shell before this event: signing out cannot be refused.
     private mutating func endRevokingLocally(_ operation: ServerOperation, why: String) -> [Action] {
         generation += 1
@@ -683,12 +692,9 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     private mutating func endHandoff(_ handoff: Handoff, from stage: SessionStage, reason: TransitionReason, error: SessionError) -> [Action] {
         generation += 1
         state = .signedOut
-        return [
-            .cancelTimer(handoff.timer),
-            .cancelPresenter,
-            .transition(from: stage, to: .signedOut, reason: reason),
-            .resume(Self.ordered(handoff.waiters), .failed(error)),
-        ]
+        var actions: [Action] = [.cancelTimer(handoff.timer), .cancelPresenter, .transition(from: stage, to: .signedOut, reason: reason)]
+        if !handoff.waiters.isEmpty { actions.append(.resume(Self.ordered(handoff.waiters), .failed(error))) }
+        return actions
     }
 
     private mutating func makeTimer() -> TimerID {
@@ -721,6 +727,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .handoffTimedOut: .handoffTimedOut
         case .authorizationDenied(let code): .authorizationDenied(error: code)
         case .callbackRejected(let why): .callbackRejected(why)
+        case .presentationFailed(let why): .presentationFailed(why)
         default: .exchangeFailed(describe(error))
         }
     }

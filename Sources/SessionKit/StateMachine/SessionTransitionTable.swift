@@ -40,6 +40,8 @@ public enum SessionEventKind: String, Sendable, Hashable, CaseIterable {
     case serverFailedTransiently
     /// The provider refused a server-first call (401/403), or could not be told.
     case serverRefused
+    /// The store failed while journaling or completing a server-first call.
+    case storeFailed
 }
 
 /// What a (stage, event) pair leads to.
@@ -66,7 +68,7 @@ public enum SessionTransitionTable {
         case (.active, .signIn), (.refreshing, .signIn): .misuse("alreadySignedIn")
         case (.disconnecting, .signIn): .misuse("accountDeletionInProgress")
 
-        case (.handoff, .callback): .moves(to: [.verifying, .signedOut])
+        case (.handoff, .callback): .moves(to: [.verifying, .signedOut, .handoff])
         case (_, .callback): .ignored("no handoff waits for it: not consumed")
 
         case (.handoff, .presenterEnded): .moves(to: [.signedOut])
@@ -129,8 +131,10 @@ public enum SessionTransitionTable {
         case (.revoking, .serverFailedTransiently), (.disconnecting, .serverFailedTransiently): .moves(to: [stage])
         case (_, .serverFailedTransiently): .ignored("superseded")
         case (.revoking, .serverRefused): .moves(to: [.signedOut])
-        case (.disconnecting, .serverRefused): .moves(to: [.active, .signedOut])
+        case (.disconnecting, .serverRefused): .moves(to: [.active, .refreshing])
         case (_, .serverRefused): .ignored("superseded")
+        case (.revoking, .storeFailed), (.disconnecting, .storeFailed): .moves(to: [.active, .signedOut])
+        case (_, .storeFailed): .ignored("superseded")
         }
     }
 

@@ -23,12 +23,19 @@ public struct StoredSession: Sendable, Equatable, Codable {
     public var audience: [String]
     /// Counts the refreshes stored so far; lets processes sharing a store tell which result is newer.
     public var rotation: UInt64
+    /// `canonical_sub` of the last verified id_token, when the provider merged accounts.
+    public var canonicalSubject: String?
+    /// `linked_subs` of the last verified id_token.
+    public var linkedSubjects: [String]?
+    /// `anonymous` of the last verified id_token.
+    public var isAnonymous: Bool?
 
     /// Creates a stored session.
     public init(
         refreshToken: Secret, pendingRefreshToken: Secret? = nil, accessToken: Secret? = nil,
         accessTokenExpiresAt: Date? = nil, idToken: Secret? = nil, issuer: String, subject: String,
-        audience: [String], rotation: UInt64 = 0
+        audience: [String], rotation: UInt64 = 0, canonicalSubject: String? = nil, linkedSubjects: [String]? = nil,
+        isAnonymous: Bool? = nil
     ) {
         self.refreshToken = refreshToken
         self.pendingRefreshToken = pendingRefreshToken
@@ -39,6 +46,9 @@ public struct StoredSession: Sendable, Equatable, Codable {
         self.subject = subject
         self.audience = audience
         self.rotation = rotation
+        self.canonicalSubject = canonicalSubject
+        self.linkedSubjects = linkedSubjects
+        self.isAnonymous = isAnonymous
     }
 }
 

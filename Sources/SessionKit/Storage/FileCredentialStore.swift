@@ -29,7 +29,7 @@ public final class FileCredentialStore: CredentialStore, DeviceCredentialStore {
 
     private let files: StoreDirectory
     private let queue: DispatchQueue
-    private let lease: LeaseKeeper
+    let lease: LeaseKeeper
 
     /// Creates a store in `directory`; nothing is created on disk until the first write or lease.
     ///

@@ -2,11 +2,11 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An exclusive `flock(2)` on a lock file, shared with other processes, awaited without blocking
@@ -68,7 +68,7 @@ package final class FileLock: Sendable {
                 do {
                     try fileSystem.lock(descriptor, .exclusiveNonBlocking)
                     return descriptor
-                } catch where error.code == EWOULDBLOCK || error.code == EAGAIN {
+                } catch  where error.code == EWOULDBLOCK || error.code == EAGAIN {
                     state.withLock { $0.blockedDescriptor = descriptor }
                     startBlockingWait(on: descriptor)
                 } catch {
@@ -95,7 +95,7 @@ package final class FileLock: Sendable {
         let flags = O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW
         do {
             return try fileSystem.open(path, flags: flags, mode: 0o600)
-        } catch where error.code == EROFS || error.code == EACCES || error.code == EPERM {
+        } catch  where error.code == EROFS || error.code == EACCES || error.code == EPERM {
             // A read-only store can still be locked: flock needs no write access, so readers on a
             // read-only volume still exclude each other.
             do {

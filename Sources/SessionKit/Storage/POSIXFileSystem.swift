@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The real ``StoreFileSystem``: thin wrappers over the POSIX calls, with `EINTR` retried.
@@ -12,12 +12,12 @@ package struct POSIXFileSystem: StoreFileSystem {
     package init() {}
 
     package func open(_ path: String, flags: Int32, mode: UInt32) throws(SystemCallError) -> Int32 {
-        Int32(try retryingInterrupts("open") { posix_open(path, flags, mode_t(truncatingIfNeeded: mode)) })
+        Int32(try retryingInterrupts("open") { systemOpen(path, flags, mode_t(truncatingIfNeeded: mode)) })
     }
 
     package func close(_ descriptor: Int32) throws(SystemCallError) {
         // close(2) must not be retried on EINTR: the descriptor is already gone on Linux.
-        if posix_close(descriptor) != 0 {
+        if systemClose(descriptor) != 0 {
             let code = errno
             if code != EINTR { throw SystemCallError(call: "close", code: code) }
         }
@@ -26,7 +26,7 @@ package struct POSIXFileSystem: StoreFileSystem {
     package func read(_ descriptor: Int32, upTo count: Int) throws(SystemCallError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         let got = try retryingInterrupts("read") {
-            buffer.withUnsafeMutableBytes { raw in posix_read(descriptor, raw.baseAddress, raw.count) }
+            buffer.withUnsafeMutableBytes { raw in systemRead(descriptor, raw.baseAddress, raw.count) }
         }
         buffer.removeSubrange(got...)
         return buffer
@@ -34,16 +34,16 @@ package struct POSIXFileSystem: StoreFileSystem {
 
     package func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) throws(SystemCallError) -> Int {
         try retryingInterrupts("write") {
-            bytes.withUnsafeBytes { raw in posix_write(descriptor, raw.baseAddress, raw.count) }
+            bytes.withUnsafeBytes { raw in systemWrite(descriptor, raw.baseAddress, raw.count) }
         }
     }
 
     package func synchronize(_ descriptor: Int32) throws(SystemCallError) {
-        _ = try retryingInterrupts("fsync") { Int(posix_fsync(descriptor)) }
+        _ = try retryingInterrupts("fsync") { Int(systemFsync(descriptor)) }
     }
 
     package func changeMode(_ descriptor: Int32, to mode: UInt32) throws(SystemCallError) {
-        _ = try retryingInterrupts("fchmod") { Int(posix_fchmod(descriptor, mode_t(truncatingIfNeeded: mode))) }
+        _ = try retryingInterrupts("fchmod") { Int(systemFchmod(descriptor, mode_t(truncatingIfNeeded: mode))) }
     }
 
     package func status(_ descriptor: Int32) throws(SystemCallError) -> FileStatus {
@@ -59,19 +59,19 @@ package struct POSIXFileSystem: StoreFileSystem {
     }
 
     package func rename(_ source: String, to destination: String) throws(SystemCallError) {
-        _ = try retryingInterrupts("rename") { Int(posix_rename(source, destination)) }
+        _ = try retryingInterrupts("rename") { Int(systemRename(source, destination)) }
     }
 
     package func unlink(_ path: String) throws(SystemCallError) {
-        _ = try retryingInterrupts("unlink") { Int(posix_unlink(path)) }
+        _ = try retryingInterrupts("unlink") { Int(systemUnlink(path)) }
     }
 
     package func makeDirectory(_ path: String, mode: UInt32) throws(SystemCallError) {
-        _ = try retryingInterrupts("mkdir") { Int(posix_mkdir(path, mode_t(truncatingIfNeeded: mode))) }
+        _ = try retryingInterrupts("mkdir") { Int(systemMkdir(path, mode_t(truncatingIfNeeded: mode))) }
     }
 
     package func changeMode(atPath path: String, to mode: UInt32) throws(SystemCallError) {
-        _ = try retryingInterrupts("chmod") { Int(posix_chmod(path, mode_t(truncatingIfNeeded: mode))) }
+        _ = try retryingInterrupts("chmod") { Int(systemChmod(path, mode_t(truncatingIfNeeded: mode))) }
     }
 
     package func listDirectory(_ path: String) throws(SystemCallError) -> [String] {
@@ -98,7 +98,7 @@ package struct POSIXFileSystem: StoreFileSystem {
         case .exclusiveNonBlocking: flags = LOCK_EX | LOCK_NB
         case .unlock: flags = LOCK_UN
         }
-        _ = try retryingInterrupts("flock") { Int(posix_flock(descriptor, flags)) }
+        _ = try retryingInterrupts("flock") { Int(systemFlock(descriptor, flags)) }
     }
 
     /// Runs a call that reports failure as -1 and `errno`, retrying when a signal interrupted it.
@@ -130,18 +130,18 @@ extension FileStatus {
 }
 
 // The method names above shadow the C functions inside the type; these aliases reach the C ones.
-private func posix_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
-private func posix_close(_ descriptor: Int32) -> Int32 { close(descriptor) }
-private func posix_read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(descriptor, buffer, count)
 }
-private func posix_write(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     write(descriptor, buffer, count)
 }
-private func posix_fsync(_ descriptor: Int32) -> Int32 { fsync(descriptor) }
-private func posix_fchmod(_ descriptor: Int32, _ mode: mode_t) -> Int32 { fchmod(descriptor, mode) }
-private func posix_rename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
-private func posix_unlink(_ path: String) -> Int32 { unlink(path) }
-private func posix_mkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
-private func posix_chmod(_ path: String, _ mode: mode_t) -> Int32 { chmod(path, mode) }
-private func posix_flock(_ descriptor: Int32, _ operation: Int32) -> Int32 { flock(descriptor, operation) }
+private func systemFsync(_ descriptor: Int32) -> Int32 { fsync(descriptor) }
+private func systemFchmod(_ descriptor: Int32, _ mode: mode_t) -> Int32 { fchmod(descriptor, mode) }
+private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+private func systemUnlink(_ path: String) -> Int32 { unlink(path) }
+private func systemMkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
+private func systemChmod(_ path: String, _ mode: mode_t) -> Int32 { chmod(path, mode) }
+private func systemFlock(_ descriptor: Int32, _ operation: Int32) -> Int32 { flock(descriptor, operation) }

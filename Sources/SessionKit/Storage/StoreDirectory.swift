@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The file operations of ``FileCredentialStore`` on its directory: durable atomic replace, read,
@@ -44,16 +44,16 @@ struct StoreDirectory: Sendable {
     private func makeDirectory(_ directory: String) throws(CredentialStoreError) {
         do {
             try fileSystem.makeDirectory(directory, mode: Self.directoryMode)
-        } catch where error.code == EEXIST {
+        } catch  where error.code == EEXIST {
             try requireDirectory(directory)
             return
-        } catch where error.code == ENOENT {
+        } catch  where error.code == ENOENT {
             let parent = Self.parent(of: directory)
             guard parent != directory else { throw error.storeError(for: "store directory") }
             try makeDirectory(parent)
             do {
                 try fileSystem.makeDirectory(directory, mode: Self.directoryMode)
-            } catch where error.code == EEXIST {
+            } catch  where error.code == EEXIST {
                 try requireDirectory(directory)
                 return
             } catch {
@@ -100,7 +100,7 @@ struct StoreDirectory: Sendable {
         defer { try? fileSystem.close(descriptor) }
         do {
             try fileSystem.synchronize(descriptor)
-        } catch where error.code == EINVAL || error.code == ENOTSUP || error.code == EOPNOTSUPP {
+        } catch  where error.code == EINVAL || error.code == ENOTSUP || error.code == EOPNOTSUPP {
             // Some file systems cannot sync a directory; their renames are as durable as they get.
         } catch {
             throw .ioFailure(error.message(for: "store directory"))
@@ -114,7 +114,7 @@ struct StoreDirectory: Sendable {
         let descriptor: Int32
         do {
             descriptor = try fileSystem.open(filePath(name), flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, mode: 0)
-        } catch where error.code == ENOENT || error.code == ENOTDIR {
+        } catch  where error.code == ENOENT || error.code == ENOTDIR {
             return nil
         } catch {
             throw error.storeError(for: name)
@@ -178,7 +178,7 @@ struct StoreDirectory: Sendable {
         do throws(SystemCallError) {
             do {
                 try fileSystem.lock(descriptor, .exclusiveNonBlocking)
-            } catch where error.code == EWOULDBLOCK || error.code == EAGAIN {
+            } catch  where error.code == EWOULDBLOCK || error.code == EAGAIN {
                 return false
             }
             guard try fileSystem.status(descriptor).linkCount > 0 else { return false }
@@ -204,7 +204,7 @@ struct StoreDirectory: Sendable {
     func remove(_ name: String) throws(CredentialStoreError) {
         do {
             try fileSystem.unlink(filePath(name))
-        } catch where error.code == ENOENT || error.code == ENOTDIR {
+        } catch  where error.code == ENOENT || error.code == ENOTDIR {
             return
         } catch {
             throw error.storeError(for: name)

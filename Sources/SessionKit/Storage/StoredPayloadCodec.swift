@@ -34,7 +34,7 @@ enum StoredPayloadCodec {
 
     private static func encode(_ value: some Encodable, noun: String) throws(CredentialStoreError) -> [UInt8] {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
             return Array(try encoder.encode(value))
         } catch {

@@ -14,10 +14,12 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
         self.value = value
     }
 
+    /// Decodes the value from a single string, as the credential stores write it.
     public init(from decoder: any Decoder) throws {
         self.value = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the value as a single string, for the credential stores only.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)

@@ -24,6 +24,7 @@ public struct HTTPRequest: Sendable, Equatable {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
+    /// Equal when method, URL, body and the ordered header fields are equal.
     public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.method == rhs.method && lhs.url == rhs.url && lhs.body == rhs.body
             && lhs.headers.map(\.name) == rhs.headers.map(\.name)

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Runs every session measure side by side, round after round, and turns the medians into ``Measure``s.
+///
+/// Interleaving matters on a shared machine: each round runs the fast path, the concurrent callers
+/// and the simulated month once, so a burst of outside load hits every measure alike and the median
+/// over rounds discards it.
+struct BenchmarkSuite {
+    var rounds: Int
+    var fastPathIterations = 300_000
+    var callerCounts = [1, 1_000, 10_000, 100_000]
+    /// The groups to run (`fast-path`, `concurrent`, `month`); all by default.
+    var groups: Set<String> = Self.allGroups
+    static let allGroups: Set<String> = ["fast-path", "concurrent", "month"]
+
+    /// The limits from the session issue.
+    static let fastPathRatioLimit = 2.0
+    static let perWaiterLimitMicroseconds = 2.0
+    static let linearityLimit = 1.5
+    static let monthLimitSeconds = 3.0
+
+    struct Result {
+        var measures: [Measure]
+        var fastPath: FastPathBenchmark
+        var callers: ConcurrentCallersBenchmark
+        var month: SimulatedMonthBenchmark
+    }
+
+    @concurrent
+    func run(progress: @Sendable (String) -> Void) async throws -> Result {
+        var fastPath = try await FastPathBenchmark.make(iterations: fastPathIterations)
+        var callers = ConcurrentCallersBenchmark(counts: callerCounts)
+        var month = SimulatedMonthBenchmark()
+        // Warm-up: first-touch allocations and lazy initialisation stay out of the samples.
+        if groups.contains("fast-path") {
+            try await fastPath.runRound(0)
+            fastPath = try await FastPathBenchmark.make(iterations: fastPathIterations)
+        }
+        if groups.contains("concurrent") {
+            var warmUp = ConcurrentCallersBenchmark(counts: [1, 1_000])
+            try await warmUp.runRound(0)
+        }
+
+        for round in 0..<rounds {
+            progress("round \(round + 1)/\(rounds)")
+            if groups.contains("fast-path") { try await fastPath.runRound(round) }
+            if groups.contains("concurrent") { try await callers.runRound(round) }
+            if groups.contains("month") { try await month.runRound() }
+        }
+        guard fastPath.refreshCount() == 0 else { throw BenchmarkFailure("the fast-path session refreshed; its token was not fresh") }
+        return Result(measures: measures(fastPath, callers, month), fastPath: fastPath, callers: callers, month: month)
+    }
+
+    private func measures(_ fastPath: FastPathBenchmark, _ callers: ConcurrentCallersBenchmark, _ month: SimulatedMonthBenchmark) -> [Measure] {
+        var measures: [Measure] = []
+        if groups.contains("fast-path") { measures += fastPathMeasures(fastPath) }
+        if groups.contains("concurrent") { measures += callerMeasures(callers) }
+        if groups.contains("month") {
+            measures.append(Measure("month.wall_time", month.milliseconds.median / 1e3, unit: "s", atMost: Self.monthLimitSeconds))
+            measures.append(Measure("month.cpu_time", month.cpuMilliseconds.median / 1e3, unit: "s"))
+            // Any round that refreshed a different number of times is the one shown.
+            let refreshes = month.refreshCounts.first { $0 != SimulatedMonthBenchmark.refreshes } ?? SimulatedMonthBenchmark.refreshes
+            measures.append(
+                Measure("month.refresh_requests", Double(refreshes), unit: "requests", equalTo: Double(SimulatedMonthBenchmark.refreshes)))
+        }
+        return measures
+    }
+
+    private func fastPathMeasures(_ fastPath: FastPathBenchmark) -> [Measure] {
+        var measures: [Measure] = []
+        for caller in FastPathBenchmark.Caller.allCases {
+            let prefix = caller == .actor ? "fast_path" : "fast_path.from_task"
+            for callee in FastPathBenchmark.Callee.allCases {
+                let pair = FastPathBenchmark.Pair(caller: caller, callee: callee)
+                let name = callee == .session ? "valid_access_token" : callee == .bareActor ? "bare_actor_call" : "test_clock.valid_access_token"
+                measures.append(Measure("\(prefix).\(name)", fastPath.nanoseconds[pair]?.median ?? .nan, unit: "ns/op"))
+            }
+            for callee in [FastPathBenchmark.Callee.session, .testClockSession] {
+                let ratio = fastPath.ratios[FastPathBenchmark.Pair(caller: caller, callee: callee)]?.median ?? .nan
+                let name = callee == .session ? "ratio" : "test_clock.ratio"
+                if caller == .actor && callee == .session {
+                    measures.append(Measure("\(prefix).\(name)", ratio, unit: "x", atMost: Self.fastPathRatioLimit))
+                } else {
+                    measures.append(Measure("\(prefix).\(name)", ratio, unit: "x"))
+                }
+            }
+        }
+        return measures
+    }
+
+    private func callerMeasures(_ callers: ConcurrentCallersBenchmark) -> [Measure] {
+        var measures = [Measure("concurrent.k1.fixed_cost", callers.median(1, \.total) / 1e3, unit: "us")]
+        for count in callerCounts {
+            let prefix = "concurrent.k\(count)"
+            measures.append(Measure("\(prefix).token_requests", Double(callers.refreshRequests(count)), unit: "requests", equalTo: 1))
+            measures.append(
+                Measure("\(prefix).callers_served", callers.allServed(count) ? 1 : 0, unit: "all", target: "== 1", pass: callers.allServed(count)))
+            guard count > 1 else { continue }
+            let perWaiter = callers.perWaiter(count, \.total) / 1e3
+            if count == callerCounts.max() {
+                measures.append(Measure("\(prefix).per_waiter", perWaiter, unit: "us", atMost: Self.perWaiterLimitMicroseconds))
+            } else {
+                measures.append(Measure("\(prefix).per_waiter", perWaiter, unit: "us"))
+            }
+            measures.append(Measure("\(prefix).join_per_waiter", callers.perWaiter(count, \.join) / 1e3, unit: "us"))
+            measures.append(Measure("\(prefix).resume_per_waiter", callers.perWaiter(count, \.resume) / 1e3, unit: "us"))
+            let floor = callers.perWaiter(count, \.total, of: .floor) / 1e3
+            measures.append(Measure("\(prefix).floor_per_waiter", floor, unit: "us"))
+            measures.append(Measure("\(prefix).over_floor", perWaiter / floor, unit: "x"))
+        }
+        let sorted = callerCounts.sorted()
+        if sorted.count >= 3 {
+            let largest = sorted[sorted.count - 1]
+            let previous = sorted[sorted.count - 2]
+            let linearity = callers.perWaiter(largest, \.total) / callers.perWaiter(previous, \.total)
+            measures.append(Measure("concurrent.linearity_k\(largest)_vs_k\(previous)", linearity, unit: "x", atMost: Self.linearityLimit))
+        }
+        return measures
+    }
+}
+
+/// The benchmark could not measure what it meant to.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

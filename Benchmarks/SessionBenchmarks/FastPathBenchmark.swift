@@ -1,0 +1,147 @@
+import Foundation
+import SessionKit
+import SessionKitTesting
+
+/// `validAccessToken()` on an active session whose token is fresh, against a bare call to a trivial
+/// actor returning a value of the same shape, in batches of `iterations`. Each round times one batch
+/// of every (caller, callee) pair, in an order that rotates from round to round.
+///
+/// Callers:
+/// - ``Caller/actor``: app code on its own actor, which uses each result in its own state, so every
+///   call is a round trip between two executors. The target applies here.
+/// - ``Caller/task``: a loop in a task outside any actor. Nothing after the call needs the generic
+///   executor, so the compiler may leave the task on the callee's executor between calls, and the
+///   bare call shrinks to a same-executor check: a floor, shown for context.
+///
+/// Callees: a session wired as an app wires it (`ContinuousClock`, `Date()` as the wall clock); the
+/// test kit's session (`TestClock`, whose simulated wall clock is read under a lock); the bare actor.
+struct FastPathBenchmark {
+    enum Caller: String, CaseIterable, Sendable {
+        case actor
+        case task
+    }
+
+    enum Callee: String, CaseIterable, Sendable {
+        case session
+        case testClockSession = "test_clock_session"
+        case bareActor = "bare_actor"
+    }
+
+    struct Pair: Hashable, Sendable {
+        var caller: Caller
+        var callee: Callee
+    }
+
+    let iterations: Int
+    private let systemSession: Session<ContinuousClock>
+    private let systemProvider: SimulatedProvider<ContinuousClock>
+    private let testKit: SimulatedSessionEnvironment
+    private let baseline: BaselineTokenSource
+    private let actorCaller = ActorCaller()
+
+    /// Nanoseconds per call.
+    private(set) var nanoseconds: [Pair: Samples] = [:]
+    /// Per round: the callee's ns/op over the bare actor's, from the same caller.
+    private(set) var ratios: [Pair: Samples] = [:]
+
+    /// Signs both sessions in, so each is active with a one-hour token.
+    @concurrent
+    static func make(iterations: Int) async throws -> FastPathBenchmark {
+        let testKit = try SimulatedSessionEnvironment()
+        testKit.presenter.enqueue(.approve(subject: "alice"))
+        try await testKit.session.signIn()
+
+        let providerConfiguration = SimulatedProviderConfiguration()
+        let provider = try SimulatedProvider(
+            configuration: providerConfiguration, clock: ContinuousClock(), now: { Date() }, signingKeys: SimulatedProviderKeys.shared(count: 1))
+        let presenter = ScriptedPresenter(provider: provider)
+        let configuration = SessionConfiguration(
+            provider: try ProviderConfiguration.onePass(
+                clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI, issuer: providerConfiguration.issuer))
+        let systemSession = Session(
+            configuration: configuration, transport: provider, store: InMemoryCredentialStore(), presenter: presenter, clock: ContinuousClock(),
+            wallClock: { Date() })
+        presenter.enqueue(.approve(subject: "alice"))
+        try await systemSession.signIn()
+
+        let token = try await systemSession.validAccessToken()
+        let baseline = BaselineTokenSource(value: String(repeating: "x", count: token.secret.value.utf8.count), expiresAt: token.expiresAt)
+        return FastPathBenchmark(
+            iterations: iterations, systemSession: systemSession, systemProvider: provider, testKit: testKit, baseline: baseline)
+    }
+
+    private init(
+        iterations: Int, systemSession: Session<ContinuousClock>, systemProvider: SimulatedProvider<ContinuousClock>,
+        testKit: SimulatedSessionEnvironment, baseline: BaselineTokenSource
+    ) {
+        self.iterations = iterations
+        self.systemSession = systemSession
+        self.systemProvider = systemProvider
+        self.testKit = testKit
+        self.baseline = baseline
+    }
+
+    /// One round: a batch for every (caller, callee) pair.
+    @concurrent
+    mutating func runRound(_ round: Int) async throws {
+        let callees = Callee.allCases
+        for caller in Caller.allCases {
+            var results: [Callee: Double] = [:]
+            for slot in callees.indices {
+                let callee = callees[(slot + round) % callees.count]
+                results[callee] = try await time(caller, callee)
+            }
+            for (callee, value) in results {
+                nanoseconds[Pair(caller: caller, callee: callee), default: Samples()].add(value)
+                if callee != .bareActor, let bare = results[.bareActor] {
+                    ratios[Pair(caller: caller, callee: callee), default: Samples()].add(value / bare)
+                }
+            }
+        }
+    }
+
+    /// How many refreshes the sessions made; the fast path must make none.
+    func refreshCount() -> Int {
+        testKit.provider.requestCount(grantType: "refresh_token") + systemProvider.requestCount(grantType: "refresh_token")
+    }
+
+    @concurrent
+    private func time(_ caller: Caller, _ callee: Callee) async throws -> Double {
+        switch (caller, callee) {
+        case (.actor, .session): try await actorCaller.time(systemSession, iterations: iterations)
+        case (.actor, .testClockSession): try await actorCaller.time(testKit.session, iterations: iterations)
+        case (.actor, .bareActor): await actorCaller.time(baseline, iterations: iterations)
+        case (.task, .session): try await Self.time(systemSession, iterations: iterations)
+        case (.task, .testClockSession): try await Self.time(testKit.session, iterations: iterations)
+        case (.task, .bareActor): await Self.time(baseline, iterations: iterations)
+        }
+    }
+
+    /// Nanoseconds per call, from a task outside any actor.
+    @concurrent @inline(never)
+    private static func time<C: Clock>(_ session: Session<C>, iterations: Int) async throws -> Double where C.Duration == Duration {
+        let clock = ContinuousClock()
+        var checksum = 0.0
+        let start = clock.now
+        for _ in 0..<iterations {
+            checksum += try await session.validAccessToken().expiresAt.timeIntervalSinceReferenceDate
+        }
+        let elapsed = start.duration(to: clock.now)
+        Sink.consume(checksum)
+        return elapsed.nanoseconds / Double(iterations)
+    }
+
+    /// Nanoseconds per call, from a task outside any actor.
+    @concurrent @inline(never)
+    private static func time(_ source: BaselineTokenSource, iterations: Int) async -> Double {
+        let clock = ContinuousClock()
+        var checksum = 0.0
+        let start = clock.now
+        for _ in 0..<iterations {
+            checksum += await source.currentToken().expiresAt.timeIntervalSinceReferenceDate
+        }
+        let elapsed = start.duration(to: clock.now)
+        Sink.consume(checksum)
+        return elapsed.nanoseconds / Double(iterations)
+    }
+}

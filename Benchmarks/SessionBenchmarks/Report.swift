@@ -1,0 +1,110 @@
+import Foundation
+
+/// The readable form of a run: how each number was obtained, then the tables.
+enum Report {
+    static func header(rounds: Int, suite: BenchmarkSuite) -> String {
+        """
+        SessionKit session benchmarks — release build, \(rounds) rounds, medians reported.
+        Each round runs every measure once, side by side, so outside load hits them alike.
+
+        fast path   validAccessToken() on an active session with a fresh token, and a bare call to a
+                    trivial actor returning a value of the same shape (a string and a date), both called
+                    from outside any actor in batches of \(suite.fastPathIterations); the two batches alternate order
+                    from round to round. ratio = median over rounds of (session ns/op / actor ns/op).
+        concurrent  K callers ask for a token while it is due; the simulated token endpoint is scripted
+                    slow (250 ms of simulated time), so all K join before the response exists.
+                    t0 launch of the callers (one task, a discarding group of K tasks)
+                    t1 all K are waiting: provider asleep on the test clock and waitingCallerCount == K
+                       (polled with Task.yield between polls; a poll queues behind the callers still
+                       starting, so it adds at most one round trip, and the poll count is shown)
+                    t2 test clock advanced to the response's deadline (t1→t2 is one synchronous call)
+                    t3 the last caller returned (read inside the callers' task as its group ends)
+                    join = t1−t0, resume = t3−t2, total = t3−t0.
+                    per waiter = median over rounds of (total(K) − median total(1)) / K; join and
+                    resume per waiter likewise against their own K=1 medians; cpu = process CPU time
+                    (both cores) from t0 to t3, per waiter the same way. token requests = refresh
+                    grants the provider saw in the run (must be 1). linearity = per waiter at the
+                    largest K / per waiter at the next.
+                    floor: the same harness on a bare actor that parks callers as stored
+                    continuations and resumes them in one loop (no ids, no cancellation handlers, no
+                    state machine, no refresh): what Swift's tasks and executors cost per waiter on
+                    this machine. over_floor = session per waiter / floor per waiter.
+        month       30 simulated days, one validAccessToken() every 15 minutes with 15.5-minute access
+                    tokens (due after 14.5): \(SimulatedMonthBenchmark.refreshes) refreshes, each a real RS256 signature by
+                    the simulated provider and a real RS256 verification by the session, on a TestClock.
+                    wall time from the first step to the last, sign-in excluded; cpu time of the
+                    process over the same steps, for context on a shared machine.
+        Wall time is read from ContinuousClock.
+        """
+    }
+
+    static func fastPathTable(_ fastPath: FastPathBenchmark) -> String {
+        var lines = [row(["caller", "callee", "median ns", "min ns", "max ns", "ratio", "ratio min", "ratio max"], widths: [8, 20, 10, 10, 10, 8, 10, 10])]
+        for caller in FastPathBenchmark.Caller.allCases {
+            for callee in FastPathBenchmark.Callee.allCases {
+                let pair = FastPathBenchmark.Pair(caller: caller, callee: callee)
+                let samples = fastPath.nanoseconds[pair] ?? Samples()
+                let ratio = fastPath.ratios[pair]
+                lines.append(
+                    row(
+                        [
+                            caller.rawValue, callee.rawValue, fixed(samples.median, 1), fixed(samples.minimum, 1), fixed(samples.maximum, 1),
+                            ratio.map { fixed($0.median, 2) } ?? "—", ratio.map { fixed($0.minimum, 2) } ?? "—", ratio.map { fixed($0.maximum, 2) } ?? "—",
+                        ], widths: [8, 20, 10, 10, 10, 8, 10, 10]))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func callersTable(_ callers: ConcurrentCallersBenchmark) -> String {
+        let widths = [8, 8, 6, 5, 9, 9, 9, 9, 9, 9, 9, 9, 9]
+        var lines = [
+            row(
+                ["", "", "", "", "session", "", "", "per waiter µs", "", "", "", "floor µs/w", ""], widths: widths),
+            row(
+                ["K", "requests", "served", "polls", "join ms", "resume ms", "total ms", "join", "resume", "total", "cpu", "total", "cpu"],
+                widths: widths),
+        ]
+        for count in callers.counts {
+            let perWaiter: (KeyPath<ConcurrentCallersBenchmark.Run, Double>, ConcurrentCallersBenchmark.Subject) -> String = { timing, subject in
+                count == 1 ? "—" : fixed(callers.perWaiter(count, timing, of: subject) / 1e3, 2)
+            }
+            lines.append(
+                row(
+                    [
+                        String(count), String(callers.refreshRequests(count)), callers.allServed(count) ? "all" : "NOT ALL",
+                        String(callers.polls(count)),
+                        fixed(callers.median(count, \.join) / 1e6, 2), fixed(callers.median(count, \.resume) / 1e6, 2),
+                        fixed(callers.median(count, \.total) / 1e6, 2), perWaiter(\.join, .session), perWaiter(\.resume, .session),
+                        perWaiter(\.total, .session), perWaiter(\.cpu, .session), perWaiter(\.total, .floor), perWaiter(\.cpu, .floor),
+                    ], widths: widths))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func measuresTable(_ measures: [Measure]) -> String {
+        var lines = [row(["measure", "value", "unit", "target", "pass"], widths: [44, 12, 9, 10, 4])]
+        for measure in measures {
+            lines.append(
+                row(
+                    [measure.name, Measure.format(measure.value), measure.unit, measure.target ?? "—", measure.pass ? "yes" : "NO"],
+                    widths: [44, 12, 9, 10, 4]))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func spread(_ label: String, _ samples: Samples, scale: Double, unit: String) -> String {
+        "\(label): median \(fixed(samples.median * scale, 2)) \(unit), min \(fixed(samples.minimum * scale, 2)), max \(fixed(samples.maximum * scale, 2))"
+    }
+
+    private static func fixed(_ value: Double, _ decimals: Int) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+
+    private static func row(_ cells: [String], widths: [Int]? = nil) -> String {
+        let widths = widths ?? Array(repeating: 11, count: cells.count)
+        return zip(cells, widths).map { cell, width in
+            cell.count >= width ? cell : cell + String(repeating: " ", count: width - cell.count)
+        }.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SessionKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The happy path against a real provider, in real time: sign in (a person completes the
+/// authorization in a browser and pastes the callback URL), refresh, sign out.
+enum RealProviderWalkthrough {
+    struct Options {
+        var issuer: String
+        var clientID: String
+        var redirectURI: URL
+        var revocationEndpoint: URL?
+        var json: Bool
+    }
+
+    /// A presenter for a terminal: prints the authorization URL on a line of its own, then reads the
+    /// callback URL the browser was redirected to from standard input.
+    struct TerminalPresenter: HandoffPresenter {
+        func present(_ request: HandoffRequest) async throws(HandoffError) -> URL? {
+            FileHandle.standardError.write(Data("Open this URL in a browser, sign in, then paste the URL you were redirected to:\n".utf8))
+            Narrator.write(request.authorizationURL.absoluteString)
+            guard let line = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
+                throw .cancelled
+            }
+            guard let url = URL(string: line) else { throw .presentationFailed("that is not a URL") }
+            return url
+        }
+    }
+
+    static func run(_ options: Options) async -> Int32 {
+        let clock = ContinuousClock()
+        let transport = URLSessionTransport(clock: clock)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sessionkit-walkthrough-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            let provider = try await ProviderConfiguration.discover(
+                issuer: options.issuer, clientID: options.clientID, redirectURI: options.redirectURI,
+                scopes: ["openid", "profile", "email"], revocationEndpoint: options.revocationEndpoint, transport: transport)
+            let session = Session(
+                configuration: SessionConfiguration(provider: provider), transport: transport,
+                store: FileCredentialStore(directory: directory), presenter: TerminalPresenter(), clock: clock,
+                wallClock: { Date() })
+            let narrator = Narrator(json: options.json, epoch: Date())
+            narrator.begin("real-provider", summary: "sign in → refresh → sign out against \(options.issuer)")
+            await session.addObserver { narrator.event($0) }
+            let identity = try await session.signIn()
+            narrator.note("signed in as \(identity.subject)", at: Date())
+            let token = try await session.refresh()
+            narrator.note("refreshed; the new access token expires at \(token.expiresAt)", at: Date())
+            try await session.signOut()
+            narrator.note("signed out; the refresh token was revoked at the provider", at: Date())
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("walkthrough failed: \(error)\n".utf8))
+            return 1
+        }
+    }
+}

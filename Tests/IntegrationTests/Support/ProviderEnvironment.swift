@@ -1,0 +1,66 @@
+import Foundation
+
+/// One local OpenID provider started by `Scripts/providers/providers.sh start`, as described by
+/// the variables `providers.sh env` exports. Tests for a provider whose variables are missing are
+/// skipped, so `swift test` stays green on a machine without the providers.
+struct ProviderEnvironment: Sendable, CustomStringConvertible {
+    enum Kind: Sendable {
+        /// django-oauth-toolkit: PKCE enforced, rotating refresh tokens with reuse protection,
+        /// RFC 7009 revocation, signing-key rotation on request.
+        case djangoOAuthToolkit
+        /// oidc-provider-mock: no PKCE check, no rotation, no RFC 7009 endpoint.
+        case oidcProviderMock
+    }
+
+    var kind: Kind
+    var issuer: String
+    var clientID: String
+    var redirectURI: URL
+    /// RFC 7009 endpoint to configure, since neither provider lists one in its discovery document.
+    var revocationEndpoint: URL?
+    /// DOT: the header that signs a request in as a user, without a login page.
+    var userHeader: String?
+    /// DOT: `POST` makes a new signing key active.
+    var rotateKeyURL: URL?
+    /// Mock: `POST {usersURL}/{sub}/revoke-tokens` revokes a user's tokens at the server.
+    var usersURL: URL?
+
+    var description: String {
+        switch kind {
+        case .djangoOAuthToolkit: "django-oauth-toolkit at \(issuer)"
+        case .oidcProviderMock: "oidc-provider-mock at \(issuer)"
+        }
+    }
+
+    /// Where the provider answers an access token with the user's claims.
+    var userInfoEndpoint: URL {
+        switch kind {
+        case .djangoOAuthToolkit: URL(string: issuer + "/userinfo/")!
+        case .oidcProviderMock: URL(string: issuer + "/userinfo")!
+        }
+    }
+
+    static let djangoOAuthToolkit: ProviderEnvironment? = {
+        let variables = ProcessInfo.processInfo.environment
+        guard let issuer = variables["SESSIONKIT_DOT_ISSUER"], let clientID = variables["SESSIONKIT_DOT_CLIENT_ID"],
+            let redirect = variables["SESSIONKIT_DOT_REDIRECT_URI"].flatMap(URL.init(string:)),
+            let revocation = variables["SESSIONKIT_DOT_REVOCATION_ENDPOINT"].flatMap(URL.init(string:)),
+            let header = variables["SESSIONKIT_DOT_USER_HEADER"],
+            let rotate = variables["SESSIONKIT_DOT_ROTATE_KEY_URL"].flatMap(URL.init(string:))
+        else { return nil }
+        return ProviderEnvironment(
+            kind: .djangoOAuthToolkit, issuer: issuer, clientID: clientID, redirectURI: redirect, revocationEndpoint: revocation,
+            userHeader: header, rotateKeyURL: rotate, usersURL: nil)
+    }()
+
+    static let oidcProviderMock: ProviderEnvironment? = {
+        let variables = ProcessInfo.processInfo.environment
+        guard let issuer = variables["SESSIONKIT_MOCK_ISSUER"], let clientID = variables["SESSIONKIT_MOCK_CLIENT_ID"],
+            let redirect = variables["SESSIONKIT_MOCK_REDIRECT_URI"].flatMap(URL.init(string:)),
+            let users = variables["SESSIONKIT_MOCK_USERS_URL"].flatMap(URL.init(string:))
+        else { return nil }
+        return ProviderEnvironment(
+            kind: .oidcProviderMock, issuer: issuer, clientID: clientID, redirectURI: redirect, revocationEndpoint: nil,
+            userHeader: nil, rotateKeyURL: nil, usersURL: users)
+    }()
+}

@@ -1,0 +1,270 @@
+import Foundation
+import SessionKit
+import SessionKitJOSE
+import SessionKitTesting
+import Testing
+
+/// Every fault the simulated provider can script on the token endpoint while a refresh is due.
+@Suite("Session refresh faults")
+struct SessionRefreshFaultTests {
+    typealias Step = SessionHarness.Step
+
+    /// Signs in, lets 59 minutes pass (the token is due within the 60 s lead time), scripts
+    /// `fault` on the token endpoint and asks for a token in a task.
+    private func dueRefresh(
+        _ h: SessionHarness, _ fault: SimulatedProviderFault, times: Int = 1
+    ) async throws -> (StoredSession, Task<SessionCallResult<AccessToken>, Never>) {
+        await h.startRecording()
+        let signedIn = try await h.signIn()
+        h.clock.advance(by: .seconds(3540))
+        h.provider.script(fault, on: .token, times: times)
+        let session = h.session
+        return (signedIn, Task { await SessionCallResult { () async throws(SessionError) in try await session.validAccessToken() } })
+    }
+
+    private static let due = Step.move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1))
+
+    /// Checks the session ended active on a new, verified, stored token that the caller received.
+    private func expectRefreshed(_ h: SessionHarness, _ result: SessionCallResult<AccessToken>, from signedIn: StoredSession) async throws {
+        let token = try #require(result.value, "the caller got \(result)")
+        let stored = try #require(h.store.record.session)
+        #expect(token.secret == stored.accessToken)
+        #expect(token.secret != signedIn.accessToken)
+        #expect(stored.pendingRefreshToken == nil)
+        #expect(h.refreshTokenIsLive(stored.refreshToken))
+        #expect(await h.session.stage == .active)
+    }
+
+    // MARK: Transient: retried with backoff while the callers wait
+
+    @Test(
+        "a transient failure is retried after a jittered backoff and the caller gets the refreshed token",
+        arguments: [
+            (SimulatedProviderFault.timeout, "timed out"),
+            (.connectionFailure, "connection failed"),
+            (.serverError(status: 503), "503 server_error"),
+            (.serverError(status: 500), "500 server_error"),
+            (.malformedJSON, "invalid response: token response does not decode"),
+        ])
+    func transientFailureRetried(fault: SimulatedProviderFault, because: String) async throws {
+        let h = try SessionHarness()
+        let (signedIn, caller) = try await dueRefresh(h, fault)
+        if fault == .timeout {
+            #expect(await h.advanceToNextSleeper() == .seconds(30))
+        }
+        await h.advanceToNextSleeper()
+        let result = await caller.value
+
+        try await expectRefreshed(h, result, from: signedIn)
+        let retry = try #require(h.retries.first)
+        #expect((0...1).contains(retry.afterSeconds))
+        #expect(
+            h.steps == Step.signIn() + [
+                Self.due,
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: because)),
+                .move(.refreshing, .active, .refreshed(callers: 1)),
+            ])
+        let waited = fault == .timeout ? 30.0 : 0
+        #expect(abs(h.transitionTimes.last! - (3540 + waited + retry.afterSeconds)) < 1e-6)
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 2)
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+    }
+
+    @Test(
+        "Retry-After is honoured over the 1 s backoff cap",
+        arguments: [
+            (SimulatedProviderFault.rateLimited(retryAfterSeconds: 20), 20.0, "429 rate_limited"),
+            (.serverError(status: 503, retryAfterSeconds: 7), 7.0, "503 server_error"),
+        ])
+    func retryAfterHonoured(fault: SimulatedProviderFault, delay: Double, because: String) async throws {
+        let h = try SessionHarness()
+        let (signedIn, caller) = try await dueRefresh(h, fault)
+        #expect(await h.advanceToNextSleeper() == .seconds(delay))
+        let result = await caller.value
+
+        try await expectRefreshed(h, result, from: signedIn)
+        #expect(
+            h.steps == Step.signIn() + [
+                Self.due,
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: delay, because: because)),
+                .move(.refreshing, .active, .refreshed(callers: 1)),
+            ])
+        #expect(h.transitionTimes.suffix(2) == [3540, 3540 + delay])
+        #expect(h.provider.requestLog.filter { $0.grantType == "refresh_token" }.map(\.receivedAt) == [
+            h.epoch + 3540, h.epoch + 3540 + delay,
+        ])
+    }
+
+    @Test("a slow answer keeps the callers waiting in simulated time, then serves them")
+    func slowAnswer() async throws {
+        let h = try SessionHarness()
+        let (signedIn, caller) = try await dueRefresh(h, .slow(.seconds(5)))
+        await h.waitUntil("the caller waits") { await h.session.waitingCallerCount == 1 }
+        #expect(await h.advanceToNextSleeper() == .seconds(5))
+        let result = await caller.value
+
+        try await expectRefreshed(h, result, from: signedIn)
+        #expect(h.steps == Step.signIn() + Step.refresh())
+        #expect(h.transitionTimes.suffix(2) == [3540, 3545])
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+    }
+
+    @Test("exhausting the refresh retry policy fails the callers, keeps the session, and is not sticky")
+    func retriesExhausted() async throws {
+        let h = try SessionHarness()
+        let (signedIn, caller) = try await dueRefresh(h, .serverError(status: 503), times: 3)
+        await h.advanceToNextSleeper()
+        await h.advanceToNextSleeper()
+        let result = await caller.value
+
+        guard case .provider(let error)? = result.error else {
+            Issue.record("expected a provider error, got \(result)")
+            return
+        }
+        #expect(error.status == 503)
+        #expect(error.isTransient)
+        let retries = h.retries
+        #expect(retries.count == 2)
+        #expect((0...1).contains(retries[0].afterSeconds))
+        #expect((0...2).contains(retries[1].afterSeconds))
+        #expect(
+            h.steps == Step.signIn() + [
+                Self.due,
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retries[0].afterSeconds, because: "503 server_error")),
+                .move(.refreshing, .refreshing, .retrying(attempt: 2, afterSeconds: retries[1].afterSeconds, because: "503 server_error")),
+                .move(.refreshing, .active, .refreshFailedTransiently("503 server_error")),
+            ])
+        #expect(await h.session.stage == .active)
+        #expect(h.store.record.session == signedIn)
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 3)
+
+        // Not sticky: the next call makes a new request and succeeds.
+        let remaining = Int((3600 - h.elapsed).rounded(.down))
+        let token = try await h.session.validAccessToken()
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 4)
+        #expect(token.secret == h.store.record.session?.accessToken)
+        #expect(
+            h.steps.suffix(2) == [
+                .move(.active, .refreshing, .tokenDue(inSeconds: remaining, callers: 1)),
+                .move(.refreshing, .active, .refreshed(callers: 1)),
+            ])
+    }
+
+    // MARK: Lost in transit
+
+    @Test("a rotated token lost in transit: the retry replays the old token, the provider revokes the chain")
+    func timeoutAfterProcessing() async throws {
+        let h = try SessionHarness()
+        let (signedIn, caller) = try await dueRefresh(h, .timeoutAfterProcessing)
+        #expect(await h.advanceToNextSleeper() == .seconds(30))
+        await h.advanceToNextSleeper()
+        let result = await caller.value
+
+        #expect(result.error == .refreshTokenRejected)
+        let retry = try #require(h.retries.first)
+        #expect(
+            h.steps == Step.signIn() + [
+                Self.due,
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "timed out")),
+                .move(.refreshing, .signedOut, .refreshRejected("invalid_grant")),
+            ])
+        // The provider processed the first refresh (the rotated token never arrived), then saw the
+        // old token replayed and revoked the whole chain.
+        #expect(h.provider.requestLog.filter { $0.grantType == "refresh_token" }.map(\.errorCode) == [nil, "invalid_grant"])
+        #expect(h.provider.revokedChains.map(\.reason) == [.refreshTokenReuse])
+        #expect(h.provider.activeGrantCount == 0)
+        #expect(h.issued.refreshTokens == [signedIn.refreshToken])
+        #expect(h.store.record.session == nil)
+        await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
+    }
+
+    // MARK: Permanent
+
+    @Test("invalid_grant ends the session: signed out with refreshRejected, store wiped")
+    func invalidGrant() async throws {
+        let h = try SessionHarness()
+        let (_, caller) = try await dueRefresh(h, .invalidGrant)
+        let result = await caller.value
+
+        #expect(result.error == .refreshTokenRejected)
+        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .signedOut, .refreshRejected("invalid_grant"))])
+        #expect(h.store.record.session == nil)
+        #expect(h.store.record.pendingOperation == nil)
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+        #expect(await h.session.identity == nil)
+        await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+    }
+
+    @Test(
+        "a refusal that is not the refresh token's fault fails the callers, keeps the session, and the next call retries",
+        arguments: [
+            (SimulatedProviderFault.unauthorized, 401, "401 invalid_client"),
+            (.forbidden, 403, "403 forbidden"),
+            (.notFound, 404, "404 not_found"),
+        ])
+    func refusalKeepsSession(fault: SimulatedProviderFault, status: Int, reason: String) async throws {
+        let h = try SessionHarness()
+        let (signedIn, caller) = try await dueRefresh(h, fault)
+        let result = await caller.value
+
+        guard case .provider(let error)? = result.error else {
+            Issue.record("expected a provider error, got \(result)")
+            return
+        }
+        #expect(error.status == status)
+        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .active, .refreshFailedTransiently(reason))])
+        #expect(await h.session.stage == .active)
+        #expect(h.store.record.session == signedIn)
+        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+
+        let token = try await h.session.validAccessToken()
+        #expect(token.secret == h.store.record.session?.accessToken)
+        #expect(token.secret != signedIn.accessToken)
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 2)
+        #expect(h.steps.suffix(2) == Step.refresh()[...])
+    }
+
+    @Test(
+        "a refreshed id_token failing any check ends the session with its code",
+        arguments: [
+            (SimulatedProviderFault.IDTokenTampering.issuer("https://evil.example"), "iss_mismatch"),
+            (.expired, "expired"),
+            (.keyID("sim-key-99"), "unknown_kid"),
+        ])
+    func refreshedIDTokenRejected(tampering: SimulatedProviderFault.IDTokenTampering, code: String) async throws {
+        let h = try SessionHarness()
+        let (signedIn, caller) = try await dueRefresh(h, .tamperedIDToken(tampering))
+        let result = await caller.value
+
+        guard case .verificationFailed(let error)? = result.error else {
+            Issue.record("expected verificationFailed, got \(result)")
+            return
+        }
+        #expect(error.code == code)
+        await h.waitUntil("both refresh tokens revoked") { h.deferredRevocations == 2 }
+        #expect(
+            h.steps == Step.signIn() + [
+                Self.due,
+                .move(.refreshing, .signedOut, .verificationFailed(code: code)),
+                .event(.deferredRevocationCompleted),
+                .event(.deferredRevocationCompleted),
+            ])
+        // An unknown kid is looked up once more before the token is rejected.
+        #expect(h.provider.requestCount(for: .jwks) == (code == "unknown_kid" ? 2 : 1))
+        let rejected = try #require(h.issued.accessTokens.last)
+        #expect(h.journal.savedRecords.allSatisfy { $0.session?.accessToken != rejected })
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
+        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
+        #expect(h.store.record.isEmpty)
+    }
+
+    @Test("a refreshed id_token carrying a nonce is accepted (OIDC Core §12.2: SHOULD NOT, not MUST NOT)")
+    func refreshedNonceAccepted() async throws {
+        let h = try SessionHarness()
+        let (signedIn, caller) = try await dueRefresh(h, .tamperedIDToken(.nonce("unexpected")))
+        try await expectRefreshed(h, await caller.value, from: signedIn)
+        #expect(h.steps == Step.signIn() + Step.refresh())
+    }
+}

@@ -1,0 +1,465 @@
+import Foundation
+import SessionKit
+import SessionKitJOSE
+import SessionKitTesting
+import Testing
+
+/// The walkthrough's scenarios as tests: each asserts the exact sequence of published events, the
+/// provider's request counts and what the store holds.
+@Suite("Session scenarios")
+struct SessionScenarioTests {
+    typealias Step = SessionHarness.Step
+
+    @Test("happy path: sign in → active → refresh → sign out")
+    func happyPath() async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        let signedIn = try await h.signIn()
+        #expect(try await h.session.validAccessToken().secret == signedIn.accessToken)
+        #expect(await h.session.identity?.subject == "alice")
+
+        h.clock.advance(by: .seconds(3540))
+        let refreshed = try await h.session.validAccessToken()
+        let stored = try #require(h.store.record.session)
+        #expect(refreshed.secret != signedIn.accessToken)
+        #expect(stored.accessToken == refreshed.secret)
+        #expect(stored.refreshToken != signedIn.refreshToken)
+        #expect(stored.pendingRefreshToken == nil)
+        #expect(stored.rotation == 1)
+        #expect(h.refreshTokenIsLive(stored.refreshToken))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        // Fresh again: handed out without another request.
+        #expect(try await h.session.validAccessToken() == refreshed)
+        #expect(h.provider.tokenRequestCount == 2)
+
+        try await h.session.signOut()
+        #expect(
+            h.steps == Step.signIn() + Step.refresh() + [
+                .move(.active, .revoking, .signOutRequested),
+                .move(.revoking, .signedOut, .revocationConfirmed),
+            ])
+        #expect(h.transitionTimes == [0, 0, 0, 3540, 3540, 3540, 3540])
+        #expect(await h.session.stage == .signedOut)
+        #expect(await h.session.identity == nil)
+        #expect(h.provider.requestCount(grantType: "authorization_code") == 1)
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+        #expect(h.provider.requestCount(for: .revocation) == 1)
+        #expect(h.provider.requestCount(for: .jwks) == 1)
+        #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
+        #expect(h.store.record.isEmpty)
+        // Server first: the intent was journaled with the credentials still present, then wiped.
+        let saves = h.journal.savedRecords
+        #expect(saves.suffix(2).map(\.pendingOperation) == [.signOut, nil])
+        #expect(saves.suffix(2).first?.session == stored)
+        #expect(h.issued.refreshTokens.count == 2)
+        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
+        #expect(h.issued.accessTokens.allSatisfy { !h.accessTokenIsLive($0) })
+        await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
+    }
+
+    @Test("concurrent refresh: 1 000 callers, one request, one token")
+    func concurrentRefresh() async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        let signedIn = try await h.signIn()
+        h.clock.advance(by: .seconds(3540))
+        h.provider.script(.slow(.milliseconds(250)), on: .token)
+        let session = h.session
+        let callers = Task {
+            await withTaskGroup(of: SessionCallResult<AccessToken>.self) { group in
+                for _ in 0..<1000 {
+                    group.addTask { await SessionCallResult { () async throws(SessionError) in try await session.validAccessToken() } }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        await h.clock.waitForSleepers(count: 1)
+        await h.waitUntil("1 000 callers wait") { await session.waitingCallerCount == 1000 }
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+        h.clock.advanceToNextDeadline()
+        let results = await callers.value
+
+        #expect(results.count == 1000)
+        #expect(results.allSatisfy { $0.value != nil })
+        let tokens = Set(results.compactMap { $0.value?.secret })
+        #expect(tokens.count == 1)
+        #expect(tokens.first == h.store.record.session?.accessToken)
+        #expect(tokens.first != signedIn.accessToken)
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+        #expect(h.provider.tokenRequestCount == 2)
+        #expect(
+            h.steps == Step.signIn() + [
+                .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
+                .move(.refreshing, .active, .refreshed(callers: 1000)),
+            ])
+        #expect(h.transitionTimes == [0, 0, 0, 3540, 3540.25])
+        #expect(await session.waitingCallerCount == 0)
+    }
+
+    @Test(
+        "tampered refresh: the session ends signed out and no rejected token surfaces",
+        arguments: [
+            (SimulatedProviderFault.IDTokenTampering.badSignature, "bad_signature"),
+            (.subject("mallory"), "sub_mismatch"),
+            (.audience("another-client"), "aud_mismatch"),
+        ])
+    func tamperedRefresh(tampering: SimulatedProviderFault.IDTokenTampering, code: String) async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        let signedIn = try await h.signIn()
+        h.clock.advance(by: .seconds(3540))
+        h.provider.script(.tamperedIDToken(tampering), on: .token)
+
+        let result = await SessionCallResult { () async throws(SessionError) in try await h.session.validAccessToken() }
+        guard case .verificationFailed(let error)? = result.error else {
+            Issue.record("expected verificationFailed, got \(result)")
+            return
+        }
+        #expect(error.code == code)
+        #expect(await h.session.stage == .signedOut)
+        #expect(h.store.record.session == nil)
+
+        // The second token response is the rejected one.
+        #expect(h.issued.accessTokens.count == 2)
+        let rejectedAccess = try #require(h.issued.accessTokens.last)
+        let rejectedRefresh = try #require(h.issued.refreshTokens.last)
+        let rejectedID = try #require(h.issued.idTokens.last)
+        #expect(rejectedRefresh != signedIn.refreshToken)
+        // Never held as current; the rotated token was only ever pending (written durably first).
+        for record in h.journal.savedRecords {
+            #expect(record.session?.accessToken != rejectedAccess)
+            #expect(record.session?.refreshToken != rejectedRefresh)
+            #expect(record.session?.idToken != rejectedID)
+        }
+        #expect(h.journal.savedRecords.contains { $0.session?.pendingRefreshToken == rejectedRefresh })
+        await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
+        await #expect(throws: SessionError.notSignedIn) { try await h.session.refresh() }
+
+        // Both refresh tokens the response touched are revoked in the background.
+        await h.waitUntil("two deferred revocations") { h.deferredRevocations == 2 }
+        #expect(
+            h.steps == Step.signIn() + [
+                .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
+                .move(.refreshing, .signedOut, .verificationFailed(code: code)),
+                .event(.deferredRevocationCompleted),
+                .event(.deferredRevocationCompleted),
+            ])
+        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
+        #expect(h.store.record.isEmpty)
+        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
+        #expect(!h.accessTokenIsLive(rejectedAccess))
+        #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+        #expect(h.provider.requestCount(for: .revocation) == 2)
+    }
+
+    @Test("outage sign-out: 503, 503, 429 Retry-After 30 → retried at the backoff, then confirmed")
+    func outageSignOut() async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        let signedIn = try await h.signIn()
+        h.provider.script(.serverError(status: 503), on: .revocation, times: 2)
+        h.provider.script(.rateLimited(retryAfterSeconds: 30), on: .revocation)
+
+        let signOut = Task { await SessionCallResult { () async throws(SessionError) in try await h.session.signOut() } }
+        for _ in 0..<3 {
+            await h.clock.waitForSleepers(count: 1)
+            // Until the provider confirms: no token, credentials kept, intent journaled.
+            await #expect(throws: SessionError.signOutInProgress) { try await h.session.validAccessToken() }
+            #expect(h.store.record.pendingOperation == .signOut)
+            #expect(h.store.record.session == signedIn)
+            h.clock.advanceToNextDeadline()
+        }
+        #expect(await signOut.value.error == nil)
+
+        let retries = h.retries
+        #expect(retries.map(\.attempt) == [1, 2, 3])
+        #expect(retries.map(\.because) == ["503 server_error", "503 server_error", "429 rate_limited"])
+        // Full jitter under the server-first caps (2 s, then 4 s); Retry-After above the 8 s cap wins.
+        #expect((0...2).contains(retries[0].afterSeconds))
+        #expect((0...4).contains(retries[1].afterSeconds))
+        #expect(retries[2].afterSeconds == 30)
+        let sent = h.provider.requestLog.filter { $0.endpoint == .revocation }.map { $0.receivedAt.timeIntervalSince(h.epoch) }
+        let expected = [0, retries[0].afterSeconds, retries[0].afterSeconds + retries[1].afterSeconds,
+                        retries[0].afterSeconds + retries[1].afterSeconds + 30]
+        #expect(sent.count == 4)
+        #expect(zip(sent, expected).allSatisfy { abs($0 - $1) < 1e-6 })
+        #expect(h.provider.requestLog.filter { $0.endpoint == .revocation }.map(\.status) == [503, 503, 429, 200])
+
+        #expect(
+            h.steps == Step.signIn() + [
+                .move(.active, .revoking, .signOutRequested),
+                .move(.revoking, .revoking, .retrying(attempt: 1, afterSeconds: retries[0].afterSeconds, because: "503 server_error")),
+                .move(.revoking, .revoking, .retrying(attempt: 2, afterSeconds: retries[1].afterSeconds, because: "503 server_error")),
+                .move(.revoking, .revoking, .retrying(attempt: 3, afterSeconds: 30, because: "429 rate_limited")),
+                .move(.revoking, .signedOut, .revocationConfirmed),
+            ])
+        #expect(h.store.record.isEmpty)
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
+    }
+
+    @Test("outage sign-out: every backoff stays under its cap, up to the 300 s ceiling")
+    func outageBackoffCaps() async throws {
+        let h = try SessionHarness(seed: 7)
+        await h.startRecording()
+        try await h.signIn()
+        h.provider.script(.timeout, on: .revocation, times: 10)
+        let signOut = Task { await SessionCallResult { () async throws(SessionError) in try await h.session.signOut() } }
+        // Each attempt: the provider's 30 s timeout, then the backoff timer.
+        for _ in 0..<20 { await h.advanceToNextSleeper() }
+        #expect(await signOut.value.error == nil)
+
+        let retries = h.retries
+        #expect(retries.map(\.attempt) == Array(1...10))
+        #expect(retries.allSatisfy { $0.because == "timed out" })
+        for retry in retries {
+            let cap = min(300, 2 * pow(2, Double(retry.attempt - 1)))
+            #expect((0...cap).contains(retry.afterSeconds), "attempt \(retry.attempt) waited \(retry.afterSeconds) s, cap \(cap) s")
+        }
+        // Jitter is real: not every delay sits at the cap or at zero.
+        #expect(Set(retries.map(\.afterSeconds)).count > 5)
+        #expect(h.provider.requestCount(for: .revocation) == 11)
+        #expect(h.steps.last == .move(.revoking, .signedOut, .revocationConfirmed))
+        #expect(h.store.record.isEmpty)
+        let total = 11.0 * 30 + retries.map(\.afterSeconds).reduce(0, +)
+        #expect(abs(h.elapsed - (total - 30)) < 1e-6)
+    }
+
+    @Test("account deletion: disconnect, wipe, device credential reset, delete-data event")
+    func accountDeletion() async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        let signedIn = try await h.signIn()
+        try await h.session.deleteAccount()
+        #expect(
+            h.steps == Step.signIn() + [
+                .move(.active, .disconnecting, .accountDeletionRequested),
+                .move(.disconnecting, .signedOut, .accountDeleted),
+                .event(.deleteUserData(subject: "alice")),
+            ])
+        #expect(await h.session.stage == .signedOut)
+        #expect(h.store.record.session == nil)
+        #expect(h.store.record.pendingOperation == nil)
+        // The device was registered for the disconnect, then its credential reset.
+        #expect(h.provider.registeredDeviceCount == 1)
+        #expect(h.provider.requestCount(for: .deviceKeyExchange) == 1)
+        #expect(h.provider.requestCount(for: .disconnect) == 1)
+        #expect(h.store.device == nil)
+        #expect(h.store.count(of: .removeDevice) == 1)
+        #expect(h.provider.revokedChains.map(\.reason) == [.disconnect])
+        // The journal held the intent, with the credentials, before anything was wiped.
+        let journaled = try #require(h.journal.savedRecords.firstIndex { $0.pendingOperation == .deleteAccount })
+        #expect(h.journal.savedRecords[journaled].session == signedIn)
+
+        // The refresh token is also revoked (in the background), then the queue is empty.
+        await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
+        #expect(h.steps.last == .event(.deferredRevocationCompleted))
+        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
+        #expect(h.store.record.isEmpty)
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
+    }
+
+    @Test(
+        "account deletion refused: back to active, credentials and store unchanged, journal cleared",
+        arguments: [(SimulatedProviderFault.unauthorized, 401), (.forbidden, 403)])
+    func deletionRefused(fault: SimulatedProviderFault, status: Int) async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        let signedIn = try await h.signIn()
+        let before = h.store.record
+        h.provider.script(fault, on: .disconnect)
+
+        await #expect(throws: SessionError.accountDeletionRefused(status: status)) { try await h.session.deleteAccount() }
+        #expect(
+            h.steps == Step.signIn() + [
+                .move(.active, .disconnecting, .accountDeletionRequested),
+                .move(.disconnecting, .active, .accountDeletionRefused(status: status)),
+            ])
+        #expect(await h.session.stage == .active)
+        #expect(h.store.record == before)
+        #expect(h.store.record.pendingOperation == nil)
+        #expect(h.journal.savedRecords.contains { $0.pendingOperation == .deleteAccount })
+        #expect(try await h.session.validAccessToken().secret == signedIn.accessToken)
+        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.revokedChains.isEmpty)
+        #expect(h.provider.requestCount(for: .disconnect) == 1)
+        #expect(h.provider.requestCount(for: .revocation) == 0)
+        #expect(h.deferredRevocations == 0)
+    }
+
+    @Test("key rotation: an unknown kid makes the session fetch the keys again")
+    func keyRotation() async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        let signedIn = try await h.signIn()
+        #expect(h.provider.requestCount(for: .jwks) == 1)
+        let newKeyID = try h.provider.rotateSigningKey(retainPreviousFor: .zero)
+        #expect(h.provider.publishedKeyIDs == [newKeyID])
+        h.clock.advance(by: .seconds(3540))
+
+        let token = try await h.session.validAccessToken()
+        #expect(token.secret == h.store.record.session?.accessToken)
+        #expect(token.secret != signedIn.accessToken)
+        #expect(h.provider.requestCount(for: .jwks) == 2)
+        #expect(h.steps == Step.signIn() + Step.refresh())
+        let header = try #require(h.issued.idTokens.last?.value.split(separator: ".").first)
+        let decoded = try Base64URL.decode(header)
+        #expect(String(decoding: decoded, as: UTF8.self).contains("\"\(newKeyID)\""))
+
+        // The next refresh finds the new key in the cache: no third fetch.
+        h.clock.advance(by: .seconds(3540))
+        _ = try await h.session.validAccessToken()
+        #expect(h.provider.requestCount(for: .jwks) == 2)
+    }
+
+    @Test("handoff timeout: nobody answers within 300 s")
+    func handoffTimeout() async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        h.presenter.enqueue(.neverAnswer)
+        let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await h.session.signIn() } }
+        await h.presenter.waitForSuspendedPresentations(count: 1)
+        await h.clock.waitForSleepers(count: 1)
+        h.clock.advance(by: .seconds(299))
+        #expect(h.clock.sleeperCount == 1)
+        #expect(await h.session.stage == .handoff)
+        h.clock.advance(by: .seconds(1))
+
+        #expect(await signIn.value.error == .handoffTimedOut)
+        #expect(h.steps == [.move(.signedOut, .handoff, .signInRequested), .move(.handoff, .signedOut, .handoffTimedOut)])
+        #expect(h.transitionTimes == [0, 300])
+        // The presenter is dismissed, nothing reached the provider, nothing was stored.
+        await h.waitUntil("presentation dismissed") { h.presenter.suspendedPresentationCount == 0 }
+        #expect(h.provider.tokenRequestCount == 0)
+        #expect(h.store.record.isEmpty)
+        #expect(h.journal.savedRecords.isEmpty)
+        // A new sign-in starts afresh.
+        try await h.signIn()
+        #expect(await h.session.stage == .active)
+    }
+
+    @Test("restore: a relaunched session refreshes the stored token, verifies it, and is active")
+    func restore() async throws {
+        let h = try SessionHarness()
+        let signedIn = try await h.signIn()
+        h.clock.advance(by: .seconds(600))
+        let relaunched = await h.relaunch()
+
+        #expect(try await relaunched.restore() == .active)
+        #expect(
+            h.steps == [
+                .move(.signedOut, .refreshing, .restoring),
+                .move(.refreshing, .active, .verified(subject: "alice")),
+            ])
+        let stored = try #require(h.store.record.session)
+        #expect(stored.rotation == 1)
+        #expect(stored.refreshToken != signedIn.refreshToken)
+        #expect(h.refreshTokenIsLive(stored.refreshToken))
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+        #expect(try await relaunched.validAccessToken().secret == stored.accessToken)
+        #expect(await relaunched.identity?.subject == "alice")
+        // A second restore on a running session changes nothing.
+        #expect(try await relaunched.restore() == .active)
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+        #expect(h.steps.count == 2)
+    }
+
+    @Test("restore while the provider is down: retried, then signed out with the stored session kept for the next launch")
+    func restoreDuringOutage() async throws {
+        let h = try SessionHarness()
+        let signedIn = try await h.signIn()
+        h.provider.script(.serverError(status: 503), on: .token, times: 3)
+        let relaunched = await h.relaunch()
+        let restore = Task { await SessionCallResult { () async throws(SessionError) in try await relaunched.restore() } }
+        await h.advanceToNextSleeper()
+        await h.advanceToNextSleeper()
+
+        guard case .provider(let error)? = await restore.value.error else {
+            Issue.record("expected a provider error")
+            return
+        }
+        #expect(error.status == 503)
+        let retries = h.retries
+        #expect(retries.count == 2)
+        #expect(
+            h.steps == [
+                .move(.signedOut, .refreshing, .restoring),
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retries[0].afterSeconds, because: "503 server_error")),
+                .move(.refreshing, .refreshing, .retrying(attempt: 2, afterSeconds: retries[1].afterSeconds, because: "503 server_error")),
+                .move(.refreshing, .signedOut, .refreshFailedTransiently("503 server_error")),
+            ])
+        // Nothing verified to show, nothing wiped: the next launch restores.
+        #expect(h.store.record.session == signedIn)
+        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+        let again = await h.relaunch()
+        #expect(try await again.restore() == .active)
+        #expect(h.steps.suffix(2) == [.move(.signedOut, .refreshing, .restoring), .move(.refreshing, .active, .verified(subject: "alice"))])
+    }
+
+    @Test("restore with a refresh token the provider refuses ends signed out and wipes it")
+    func restoreRejected() async throws {
+        let h = try SessionHarness()
+        try await h.signIn()
+        h.provider.revokeAllGrants(of: "alice")
+        let relaunched = await h.relaunch()
+        await #expect(throws: SessionError.refreshTokenRejected) { try await relaunched.restore() }
+        #expect(h.steps == [.move(.signedOut, .refreshing, .restoring), .move(.refreshing, .signedOut, .refreshRejected("invalid_grant"))])
+        #expect(h.store.record.session == nil)
+        #expect(await relaunched.stage == .signedOut)
+    }
+
+    @Test("restore with nothing stored stays signed out without a request")
+    func restoreNothing() async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        #expect(try await h.session.restore() == .signedOut)
+        #expect(h.steps == [.move(.signedOut, .signedOut, .nothingStored)])
+        #expect(h.provider.requestLog.isEmpty)
+    }
+
+    @Test("restore resumes a journaled sign-out")
+    func restoreResumesSignOut() async throws {
+        let h = try SessionHarness()
+        let signedIn = try await h.signIn()
+        var record = h.store.record
+        record.pendingOperation = .signOut
+        h.store.replaceRecord(record)
+        let relaunched = await h.relaunch()
+
+        #expect(try await relaunched.restore() == .signedOut)
+        #expect(
+            h.steps == [
+                .move(.signedOut, .revoking, .resumingPendingOperation),
+                .move(.revoking, .signedOut, .revocationConfirmed),
+            ])
+        #expect(h.store.record.isEmpty)
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 0)
+    }
+
+    @Test("restore resumes a journaled account deletion")
+    func restoreResumesDeletion() async throws {
+        let h = try SessionHarness()
+        let signedIn = try await h.signIn()
+        var record = h.store.record
+        record.pendingOperation = .deleteAccount
+        h.store.replaceRecord(record)
+        let relaunched = await h.relaunch()
+
+        #expect(try await relaunched.restore() == .signedOut)
+        #expect(
+            h.steps == [
+                .move(.signedOut, .disconnecting, .resumingPendingOperation),
+                .move(.disconnecting, .signedOut, .accountDeleted),
+                .event(.deleteUserData(subject: "alice")),
+            ])
+        #expect(h.store.record.session == nil)
+        #expect(h.store.record.pendingOperation == nil)
+        #expect(h.store.device == nil)
+        #expect(h.provider.revokedChains.map(\.reason) == [.disconnect])
+        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+    }
+}

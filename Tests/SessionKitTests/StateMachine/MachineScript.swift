@@ -1,0 +1,388 @@
+import Foundation
+import Testing
+
+@testable import SessionKit
+
+/// Drives a `SessionStateMachine` one event per line and answers each event with its actions as
+/// short lines that compare with `==`, such as `"refresh(gen 2)"` or `"resume([1,2], tokens(A))"`.
+///
+/// The `make…` helpers jump straight to a stage by feeding the real events that lead there (the
+/// machine's state cannot be set from outside), so a script starts where its story starts. Callers
+/// fed by the helpers are numbered from 90 up, so a script's own callers (1, 2, 3…) never collide
+/// with them. Every event also checks the waiter contract: no caller is ever resumed twice.
+struct MachineScript: CustomStringConvertible {
+    typealias Machine = SessionStateMachine<ScriptTokens, Int>
+
+    /// "Now" when every script starts; token expiries and request times are offsets from it.
+    static let start = Date(timeIntervalSince1970: 1_700_000_000)
+    static let issuer = "https://issuer.example"
+    static let handoffTimeout: Duration = .seconds(300)
+    static let leadTime: Duration = .seconds(60)
+
+    /// The caller of the sign-in the helpers perform.
+    static let signInCaller = 90
+    /// The caller of `makeRevoking()`'s sign-out.
+    static let signOutCaller = 91
+    /// The caller of `makeDisconnecting()`'s account deletion.
+    static let deletionCaller = 92
+    /// The caller of the restores the helpers perform.
+    static let restoreCaller = 93
+
+    private(set) var machine = Machine(configuration: .init(handoffTimeout: handoffTimeout, refreshLeadTime: leadTime))
+    /// The actions of the last event as the machine returned them, for checks that need their structure.
+    private(set) var lastActions: [Machine.Action] = []
+    /// Whether the last callback fed was consumed.
+    private(set) var lastCallbackConsumed = false
+    /// Every timer the machine asked for, in order.
+    private(set) var timersStarted: [TimerID] = []
+    private var resumed: Set<Int> = []
+
+    // MARK: - Reading the machine
+
+    var stage: SessionStage { machine.stage }
+
+    /// What a failed expectation prints: the stage and generation, never the sign-in parameters.
+    var description: String { "script in \(stage), generation \(generation)" }
+    var generation: UInt64 { machine.generation }
+
+    /// The tokens the active session hands out, or `nil` when the session is not active.
+    var activeTokens: ScriptTokens? {
+        guard case .active(let active) = machine.state else { return nil }
+        return active.tokens
+    }
+
+    /// The callers the current stage holds, in arrival order.
+    var waiting: [Int] {
+        let waiters: [WaiterID: Int]
+        switch machine.state {
+        case .handoff(let handoff): waiters = handoff.waiters
+        case .verifying(let verifying): waiters = verifying.waiters
+        case .refreshing(let refreshing): waiters = refreshing.waiters
+        case .revoking(let operation), .disconnecting(let operation): waiters = operation.waiters
+        default: waiters = [:]
+        }
+        return waiters.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// The `state` of the sign-in attempt waiting at the provider.
+    var handoffState: String? {
+        guard case .handoff(let handoff) = machine.state else { return nil }
+        return handoff.attempt.state
+    }
+
+    /// The timeout timer of the handoff in progress.
+    var handoffTimer: TimerID? {
+        guard case .handoff(let handoff) = machine.state else { return nil }
+        return handoff.timer
+    }
+
+    /// The backoff timer of the refresh, revocation or disconnect waiting to retry.
+    var retryTimer: TimerID? {
+        switch machine.state {
+        case .refreshing(let refreshing): refreshing.retryTimer
+        case .revoking(let operation), .disconnecting(let operation): operation.retryTimer
+        default: nil
+        }
+    }
+
+    /// The timers the current stage still waits for.
+    var liveTimers: [TimerID] {
+        [handoffTimer, retryTimer].compactMap { $0 }
+    }
+
+    /// Timers started earlier that the current stage no longer waits for.
+    var staleTimers: [TimerID] {
+        timersStarted.filter { !liveTimers.contains($0) }
+    }
+
+    /// The fast path of `validAccessToken()`, at `seconds` after ``start``.
+    func freshTokens(at seconds: Double = 0) -> ScriptTokens? {
+        machine.freshTokens(now: Self.start.addingTimeInterval(seconds))
+    }
+
+    // MARK: - Fixtures
+
+    /// Sign-in attempt `number`; its `state` is `"state-<number>"`.
+    static func attempt(_ number: Int) -> SignInAttempt {
+        SignInAttempt(
+            authorizationURL: URL(string: "https://issuer.example/authorize?attempt=\(number)")!,
+            state: "state-\(number)", nonce: "nonce-\(number)", codeVerifier: "verifier-\(number)")
+    }
+
+    /// A verified token set whose access token expires `seconds` after ``start``.
+    static func tokens(_ name: String, expiresIn seconds: Double = 3600, subject: String = "alice") -> ScriptTokens {
+        ScriptTokens(name: name, accessTokenExpiresAt: start.addingTimeInterval(seconds), subject: subject)
+    }
+
+    static func id(_ waiter: Int) -> WaiterID {
+        WaiterID(raw: UInt64(waiter))
+    }
+
+    // MARK: - Events (one method per machine input)
+
+    mutating func signIn(attempt number: Int = 1, waiter: Int) -> [String] {
+        let actions = machine.signIn(Self.attempt(number), id: Self.id(waiter), waiter: waiter)
+        return record(actions)
+    }
+
+    /// A callback URL matching the redirect URI; the defaults answer attempt 1 with a code.
+    mutating func callback(code: String? = "code-1", state: String? = "state-1", error: String? = nil, iss: String? = nil) -> [String] {
+        let parameters = CallbackParameters(code: code, state: state, error: error, issuer: iss)
+        let (consumed, actions) = machine.callbackReceived(parameters, expectedIssuer: Self.issuer)
+        lastCallbackConsumed = consumed
+        return record(actions)
+    }
+
+    mutating func presenterEnded(_ error: HandoffError, generation: UInt64? = nil) -> [String] {
+        let actions = machine.presenterFailed(error, generation: generation ?? machine.generation)
+        return record(actions)
+    }
+
+    mutating func timerFired(_ raw: UInt64) -> [String] {
+        timerFired(TimerID(raw: raw))
+    }
+
+    mutating func timerFired(_ id: TimerID) -> [String] {
+        let actions = machine.timerFired(id)
+        return record(actions)
+    }
+
+    mutating func exchangeSucceeded(_ tokens: ScriptTokens, generation: UInt64? = nil) -> [String] {
+        let actions = machine.exchangeSucceeded(tokens, generation: generation ?? machine.generation)
+        return record(actions)
+    }
+
+    mutating func exchangeFailed(_ error: SessionError, generation: UInt64? = nil) -> [String] {
+        let actions = machine.exchangeFailed(error, generation: generation ?? machine.generation)
+        return record(actions)
+    }
+
+    /// `validAccessToken()` past its fast path, `seconds` after ``start``.
+    mutating func tokenRequested(waiter: Int, at seconds: Double = 0) -> [String] {
+        let actions = machine.tokenRequested(id: Self.id(waiter), waiter: waiter, now: Self.start.addingTimeInterval(seconds), force: false)
+        return record(actions)
+    }
+
+    /// `refresh()`, `seconds` after ``start``.
+    mutating func refreshRequested(waiter: Int, at seconds: Double = 0) -> [String] {
+        let actions = machine.tokenRequested(id: Self.id(waiter), waiter: waiter, now: Self.start.addingTimeInterval(seconds), force: true)
+        return record(actions)
+    }
+
+    mutating func refreshSucceeded(_ tokens: ScriptTokens, generation: UInt64? = nil) -> [String] {
+        let actions = machine.refreshSucceeded(tokens, generation: generation ?? machine.generation)
+        return record(actions)
+    }
+
+    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64? = nil) -> [String] {
+        let actions = machine.refreshFailed(failure, generation: generation ?? machine.generation)
+        return record(actions)
+    }
+
+    mutating func cancel(waiter: Int) -> [String] {
+        let actions = machine.waiterCancelled(Self.id(waiter))
+        return record(actions)
+    }
+
+    mutating func signOut(waiter: Int) -> [String] {
+        let actions = machine.signOut(id: Self.id(waiter), waiter: waiter)
+        return record(actions)
+    }
+
+    mutating func deleteAccount(waiter: Int) -> [String] {
+        let actions = machine.deleteAccount(id: Self.id(waiter), waiter: waiter)
+        return record(actions)
+    }
+
+    mutating func restore(_ plan: RestorePlan, waiter: Int) -> [String] {
+        let actions = machine.restoreLoaded(plan, id: Self.id(waiter), waiter: waiter)
+        return record(actions)
+    }
+
+    mutating func serverConfirmed(subject: String? = nil, generation: UInt64? = nil) -> [String] {
+        let actions = machine.serverOperationConfirmed(generation: generation ?? machine.generation, subject: subject)
+        return record(actions)
+    }
+
+    mutating func serverFailed(_ failure: ServerOperationFailure, generation: UInt64? = nil) -> [String] {
+        let actions = machine.serverOperationFailed(failure, generation: generation ?? machine.generation)
+        return record(actions)
+    }
+
+    private mutating func record(_ actions: [Machine.Action]) -> [String] {
+        lastActions = actions
+        for action in actions {
+            switch action {
+            case .startTimer(let id, _):
+                timersStarted.append(id)
+            case .resume(let waiters, _):
+                for waiter in waiters where !resumed.insert(waiter).inserted {
+                    Issue.record("caller \(waiter) was resumed a second time")
+                }
+            default:
+                break
+            }
+        }
+        return actions.map(Self.line)
+    }
+
+    // MARK: - Jumping to a stage
+
+    /// A machine that never left `signedOut`.
+    static func makeSignedOut() -> MachineScript {
+        MachineScript()
+    }
+
+    /// Sign-in attempt 1 waits at the provider: generation 1, handoff timer 1, caller 90.
+    static func makeHandoff() -> MachineScript {
+        var script = MachineScript()
+        _ = script.signIn(attempt: 1, waiter: signInCaller)
+        return script.checked(.handoff)
+    }
+
+    /// Attempt 1's code is being exchanged: generation 1, caller 90 waiting.
+    static func makeVerifying() -> MachineScript {
+        var script = makeHandoff()
+        _ = script.callback()
+        return script.checked(.verifying)
+    }
+
+    /// Signed in with tokens `A` (subject `alice`) that expire `seconds` after ``start``: generation 1.
+    static func makeActive(expiresIn seconds: Double = 3600) -> MachineScript {
+        var script = makeVerifying()
+        _ = script.exchangeSucceeded(tokens("A", expiresIn: seconds))
+        return script.checked(.active)
+    }
+
+    /// Tokens `A` are due in 30 s; `waiters` asked for a token, in order, and wait for refresh 1 of generation 1.
+    static func makeRefreshing(waiters: [Int] = [1]) -> MachineScript {
+        var script = makeActive(expiresIn: 30)
+        for waiter in waiters {
+            _ = script.tokenRequested(waiter: waiter)
+        }
+        return script.checked(.refreshing)
+    }
+
+    /// A cold launch found a stored session and refreshes it: generation 1, caller 93, no previous tokens.
+    static func makeRestoring() -> MachineScript {
+        var script = MachineScript()
+        _ = script.restore(.session, waiter: restoreCaller)
+        return script.checked(.refreshing)
+    }
+
+    /// Caller 91 signed out of `makeActive()`; the revocation is in flight: generation 2.
+    static func makeRevoking() -> MachineScript {
+        var script = makeActive()
+        _ = script.signOut(waiter: signOutCaller)
+        return script.checked(.revoking)
+    }
+
+    /// Caller 92 deletes the account of `makeActive()`; the disconnect is in flight: generation 2.
+    static func makeDisconnecting() -> MachineScript {
+        var script = makeActive()
+        _ = script.deleteAccount(waiter: deletionCaller)
+        return script.checked(.disconnecting)
+    }
+
+    /// The plain way into `stage`: the helper above for it; refreshing holds callers 2 and 3.
+    static func make(_ stage: SessionStage) -> MachineScript {
+        switch stage {
+        case .signedOut: makeSignedOut()
+        case .handoff: makeHandoff()
+        case .verifying: makeVerifying()
+        case .active: makeActive()
+        case .refreshing: makeRefreshing(waiters: [2, 3])
+        case .revoking: makeRevoking()
+        case .disconnecting: makeDisconnecting()
+        }
+    }
+
+    private func checked(_ expected: SessionStage) -> MachineScript {
+        if stage != expected {
+            Issue.record("the helper should reach \(expected) but the machine is in \(stage)")
+        }
+        return self
+    }
+
+    // MARK: - Lines
+
+    /// One action as a short line.
+    static func line(_ action: Machine.Action) -> String {
+        switch action {
+        case .present(let attempt, let generation): "present(\(attempt.state), gen \(generation))"
+        case .cancelPresenter: "cancelPresenter"
+        case .startTimer(let id, let after): "startTimer(\(id.raw), \(format(after)))"
+        case .cancelTimer(let id): "cancelTimer(\(id.raw))"
+        case .exchangeCode(let code, let attempt, let generation): "exchangeCode(\(code), \(attempt.state), gen \(generation))"
+        case .refresh(let generation, let restoring): restoring ? "refresh(gen \(generation), restoring)" : "refresh(gen \(generation))"
+        case .revoke(let generation, let attempt): "revoke(gen \(generation), attempt \(attempt))"
+        case .disconnect(let generation, let attempt): "disconnect(gen \(generation), attempt \(attempt))"
+        case .deferRevocation: "deferRevocation"
+        case .discardLateTokens(let tokens): "discardLateTokens(\(tokens.name))"
+        case .resume(let waiters, let result):
+            "resume([\(waiters.map(String.init).joined(separator: ","))], \(describe(result)))"
+        case .transition(let from, let to, let reason): "transition(\(from)→\(to): \(reason))"
+        case .emit(let event): "emit(\(describe(event)))"
+        }
+    }
+
+    static func describe(_ result: WaiterResult<ScriptTokens>) -> String {
+        switch result {
+        case .tokens(let tokens): "tokens(\(tokens.name))"
+        case .done: "done"
+        case .failed(let error): "failed(\(describe(error)))"
+        }
+    }
+
+    static func describe(_ error: SessionError) -> String {
+        switch error {
+        case .authorizationDenied(let code): "authorizationDenied(\(code))"
+        case .callbackRejected(let why): "callbackRejected(\(why))"
+        case .verificationFailed(let failure): "verificationFailed(\(failure.code))"
+        case .provider(let failure): "provider(\(failure.summary))"
+        case .accountDeletionRefused(let status): "accountDeletionRefused(\(status))"
+        case .storage(let failure): "storage(\(failure))"
+        case .unsupported(let why): "unsupported(\(why))"
+        default: caseName(error)
+        }
+    }
+
+    /// The case name alone, as `SessionTransitionTable` names misuse errors.
+    static func caseName(_ error: SessionError) -> String {
+        switch error {
+        case .notSignedIn: "notSignedIn"
+        case .signInInProgress: "signInInProgress"
+        case .alreadySignedIn: "alreadySignedIn"
+        case .signOutInProgress: "signOutInProgress"
+        case .accountDeletionInProgress: "accountDeletionInProgress"
+        case .cancelled: "cancelled"
+        case .handoffTimedOut: "handoffTimedOut"
+        case .authorizationDenied: "authorizationDenied"
+        case .callbackRejected: "callbackRejected"
+        case .presentationFailed: "presentationFailed"
+        case .verificationFailed: "verificationFailed"
+        case .provider: "provider"
+        case .refreshTokenRejected: "refreshTokenRejected"
+        case .accountDeletionRefused: "accountDeletionRefused"
+        case .storage: "storage"
+        case .unsupported: "unsupported"
+        }
+    }
+
+    static func describe(_ event: SessionEvent) -> String {
+        switch event {
+        case .transition(let transition):
+            "transition(\(transition.from?.rawValue ?? "nil")→\(transition.to): \(transition.reason))"
+        case .deleteUserData(let subject): "deleteUserData(\(subject))"
+        case .subjectChanged(let from, let to, let absorbed):
+            "subjectChanged(\(from)→\(to), absorbed [\(absorbed.joined(separator: ","))])"
+        case .anonymousUserPromoted(let subject): "anonymousUserPromoted(\(subject))"
+        case .deferredRevocationCompleted: "deferredRevocationCompleted"
+        }
+    }
+
+    static func format(_ duration: Duration) -> String {
+        let seconds = Machine.seconds(duration)
+        return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+    }
+}

@@ -1,0 +1,265 @@
+import Testing
+
+@testable import SessionKit
+
+extension StateMachineTests {
+    /// Sign-out and account-deletion scripts: server first, retries on timers, refusals, late answers.
+    @Suite struct SessionStateMachineEndingTests {
+        typealias Script = MachineScript
+
+        // MARK: - Sign-out
+
+        @Test func signOutFromActiveRevokesFirst() {
+            var m = Script.makeActive()
+            #expect(
+                m.signOut(waiter: 1) == [
+                    "transition(active→revoking: sign-out requested; revoking at the provider)",
+                    "revoke(gen 2, attempt 1)",
+                ])
+            // No token is handed out until the provider answered.
+            #expect(m.freshTokens() == nil)
+            #expect(m.tokenRequested(waiter: 2) == ["resume([2], failed(signOutInProgress))"])
+            #expect(m.signOut(waiter: 3) == [])
+            #expect(
+                m.serverConfirmed() == [
+                    "transition(revoking→signedOut: revocation confirmed; local credentials wiped)",
+                    "resume([1,3], done)",
+                ])
+            #expect(m.stage == .signedOut)
+            #expect(m.generation == 3)
+        }
+
+        @Test func signOutFromRefreshingFailsTheRefreshWaiters() {
+            var m = Script.makeRefreshing(waiters: [1, 2])
+            #expect(
+                m.signOut(waiter: 3) == [
+                    "resume([1,2], failed(signOutInProgress))",
+                    "transition(refreshing→revoking: sign-out requested; revoking at the provider)",
+                    "revoke(gen 2, attempt 1)",
+                ])
+            #expect(m.stage == .revoking)
+            #expect(m.refreshSucceeded(Script.tokens("B"), generation: 1) == ["discardLateTokens(B)"])
+            #expect(m.stage == .revoking)
+        }
+
+        @Test func signOutDuringARefreshRetryCancelsItsTimer() {
+            var m = Script.makeRefreshing(waiters: [1])
+            _ = m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: .seconds(2)))
+            #expect(
+                m.signOut(waiter: 2) == [
+                    "resume([1], failed(signOutInProgress))",
+                    "cancelTimer(2)",
+                    "transition(refreshing→revoking: sign-out requested; revoking at the provider)",
+                    "revoke(gen 2, attempt 1)",
+                ])
+            #expect(m.timerFired(2) == [])
+            #expect(m.stage == .revoking)
+        }
+
+        @Test func signOutFromHandoffCancelsTheSignIn() {
+            var m = Script.makeHandoff()
+            #expect(
+                m.signOut(waiter: 1) == [
+                    "cancelTimer(1)",
+                    "cancelPresenter",
+                    "transition(handoff→signedOut: handoff cancelled)",
+                    "resume([90], failed(cancelled))",
+                    "resume([1], done)",
+                ])
+            #expect(m.stage == .signedOut)
+            #expect(m.callback() == [])
+            #expect(!m.lastCallbackConsumed)
+        }
+
+        @Test func signOutFromVerifyingAbandonsTheExchange() {
+            var m = Script.makeVerifying()
+            #expect(
+                m.signOut(waiter: 1) == [
+                    "transition(verifying→signedOut: handoff cancelled)",
+                    "resume([90], failed(cancelled))",
+                    "resume([1], done)",
+                ])
+            #expect(m.generation == 2)
+            #expect(m.exchangeSucceeded(Script.tokens("A"), generation: 1) == ["discardLateTokens(A)"])
+        }
+
+        @Test func signOutWhenSignedOutIsAlreadyDone() {
+            var m = Script.makeSignedOut()
+            #expect(m.signOut(waiter: 1) == ["resume([1], done)"])
+            #expect(m.stage == .signedOut)
+            #expect(m.generation == 0)
+        }
+
+        @Test func revocationRetriesOnTimersAndIgnoresStaleOnes() {
+            var m = Script.makeRevoking()
+            #expect(
+                m.serverFailed(.transient("HTTP 503", retryIn: .seconds(1))) == [
+                    "transition(revoking→revoking: attempt 1 failed (HTTP 503); retrying in 1s)",
+                    "startTimer(2, 1s)",
+                ])
+            #expect(m.timerFired(1) == [])
+            #expect(m.timerFired(2) == ["revoke(gen 2, attempt 2)"])
+            #expect(m.timerFired(2) == [])
+            #expect(m.serverFailed(.transient("timed out", retryIn: .seconds(3)), generation: 1) == [])
+            #expect(
+                m.serverFailed(.transient("timed out", retryIn: .seconds(3))) == [
+                    "transition(revoking→revoking: attempt 2 failed (timed out); retrying in 3s)",
+                    "startTimer(3, 3s)",
+                ])
+            #expect(m.timerFired(3) == ["revoke(gen 2, attempt 3)"])
+            #expect(m.serverConfirmed().first == "transition(revoking→signedOut: revocation confirmed; local credentials wiped)")
+        }
+
+        @Test func providerWithoutRevocationSignsOutLocally() {
+            var m = Script.makeRevoking()
+            #expect(
+                m.serverFailed(.cannotTell("no revocation endpoint")) == [
+                    "transition(revoking→signedOut: signed out locally; provider not told: no revocation endpoint)",
+                    "resume([91], done)",
+                ])
+            #expect(m.stage == .signedOut)
+        }
+
+        @Test func refusedRevocationStillSignsOutLocally() {
+            var m = Script.makeRevoking()
+            #expect(
+                m.serverFailed(.refused(status: 400)) == [
+                    "transition(revoking→signedOut: signed out locally; provider not told: revocation refused (400))",
+                    "resume([91], done)",
+                ])
+        }
+
+        @Test func storeFailureWhileRevokingKeepsTheSession() {
+            var m = Script.makeRevoking()
+            #expect(
+                m.serverFailed(.storage(.noSpace)) == [
+                    "transition(revoking→active: credential store failed: noSpace)",
+                    "resume([91], failed(storage(noSpace)))",
+                ])
+            #expect(m.activeTokens == Script.tokens("A"))
+        }
+
+        @Test func everyStageTheMachineLeavesRevokingForIsDeclared() {
+            var m = Script.makeRevoking()
+            _ = m.serverFailed(.storage(.ioFailure("disk")))
+            let declared = SessionEventKind.allCases.flatMap { event -> [SessionStage] in
+                guard case .moves(let targets) = SessionTransitionTable.outcome(of: event, in: .revoking) else { return [] }
+                return targets
+            }
+            #expect(declared.contains(m.stage))
+        }
+
+        // MARK: - Account deletion
+
+        @Test func deleteAccountDisconnectsFirstThenTellsTheApp() {
+            var m = Script.makeActive()
+            #expect(
+                m.deleteAccount(waiter: 1) == [
+                    "transition(active→disconnecting: account deletion requested; disconnecting at the provider)",
+                    "disconnect(gen 2, attempt 1)",
+                ])
+            #expect(m.freshTokens() == nil)
+            #expect(m.tokenRequested(waiter: 2) == ["resume([2], failed(accountDeletionInProgress))"])
+            #expect(m.signOut(waiter: 3) == ["resume([3], failed(accountDeletionInProgress))"])
+            #expect(m.deleteAccount(waiter: 4) == [])
+            #expect(
+                m.serverConfirmed(subject: "alice") == [
+                    "transition(disconnecting→signedOut: disconnect confirmed; credentials and device key wiped)",
+                    "emit(deleteUserData(alice))",
+                    "resume([1,4], done)",
+                ])
+            #expect(m.stage == .signedOut)
+            #expect(m.generation == 3)
+        }
+
+        @Test func deletionConfirmedWithoutASubjectUsesTheSessionsSubject() {
+            var m = Script.makeDisconnecting()
+            #expect(
+                m.serverConfirmed(subject: nil) == [
+                    "transition(disconnecting→signedOut: disconnect confirmed; credentials and device key wiped)",
+                    "emit(deleteUserData(alice))",
+                    "resume([92], done)",
+                ])
+        }
+
+        @Test func deleteAccountFromRefreshingFailsTheRefreshWaiters() {
+            var m = Script.makeRefreshing(waiters: [1, 2])
+            #expect(
+                m.deleteAccount(waiter: 3) == [
+                    "resume([1,2], failed(accountDeletionInProgress))",
+                    "transition(refreshing→disconnecting: account deletion requested; disconnecting at the provider)",
+                    "disconnect(gen 2, attempt 1)",
+                ])
+            #expect(m.refreshSucceeded(Script.tokens("B"), generation: 1) == ["discardLateTokens(B)"])
+            #expect(m.stage == .disconnecting)
+        }
+
+        @Test(arguments: [401, 403])
+        func refusedDeletionKeepsTheCredentials(status: Int) {
+            var m = Script.makeDisconnecting()
+            #expect(
+                m.serverFailed(.refused(status: status)) == [
+                    "transition(disconnecting→active: disconnect refused (\(status)); credentials kept)",
+                    "resume([92], failed(accountDeletionRefused(\(status))))",
+                ])
+            #expect(m.stage == .active)
+            #expect(m.activeTokens == Script.tokens("A"))
+            #expect(m.generation == 2)
+            #expect(m.tokenRequested(waiter: 1) == ["resume([1], tokens(A))"])
+        }
+
+        @Test func refusedDeletionAfterARefreshKeepsTheLastVerifiedTokens() {
+            var m = Script.makeRefreshing(waiters: [1])
+            _ = m.deleteAccount(waiter: 2)
+            #expect(
+                m.serverFailed(.refused(status: 403)).first
+                    == "transition(disconnecting→active: disconnect refused (403); credentials kept)")
+            #expect(m.activeTokens == Script.tokens("A", expiresIn: 30))
+        }
+
+        @Test func deletionRetriesOnTimersAndIgnoresStaleOnes() {
+            var m = Script.makeDisconnecting()
+            #expect(
+                m.serverFailed(.transient("timed out", retryIn: .seconds(1))) == [
+                    "transition(disconnecting→disconnecting: attempt 1 failed (timed out); retrying in 1s)",
+                    "startTimer(2, 1s)",
+                ])
+            #expect(m.machine.retryAttempt == 2)
+            #expect(m.timerFired(1) == [])
+            #expect(m.timerFired(2) == ["disconnect(gen 2, attempt 2)"])
+            #expect(m.timerFired(2) == [])
+            #expect(
+                m.serverFailed(.transient("HTTP 429", retryIn: .seconds(2))) == [
+                    "transition(disconnecting→disconnecting: attempt 2 failed (HTTP 429); retrying in 2s)",
+                    "startTimer(3, 2s)",
+                ])
+            #expect(m.timerFired(2) == [])
+            #expect(m.timerFired(3) == ["disconnect(gen 2, attempt 3)"])
+            // An answer from before the deletion (generation 1) is not this operation's answer.
+            #expect(m.serverConfirmed(subject: "alice", generation: 1) == [])
+            #expect(m.serverFailed(.refused(status: 403), generation: 1) == [])
+            #expect(m.stage == .disconnecting)
+            #expect(m.serverConfirmed(subject: "alice").contains("emit(deleteUserData(alice))"))
+            #expect(m.timerFired(3) == [])
+        }
+
+        @Test func deletionWithoutDisconnectSupportKeepsTheSession() {
+            var m = Script.makeDisconnecting()
+            let lines = m.serverFailed(.cannotTell("no app disconnect"))
+            #expect(lines.last == "resume([92], failed(unsupported(no app disconnect)))")
+            #expect(m.stage == .active)
+            #expect(m.activeTokens == Script.tokens("A"))
+            #expect(lines.first == "transition(disconnecting→active: account deletion unavailable (no app disconnect); credentials kept)")
+        }
+
+        @Test func storeFailureWhileDisconnectingKeepsTheSession() {
+            var m = Script.makeDisconnecting()
+            #expect(
+                m.serverFailed(.storage(.permissionDenied("read-only"))) == [
+                    "transition(disconnecting→active: credential store failed: permissionDenied(\"read-only\"))",
+                    "resume([92], failed(storage(permissionDenied(\"read-only\"))))",
+                ])
+            #expect(m.stage == .active)
+        }
+    }
+}

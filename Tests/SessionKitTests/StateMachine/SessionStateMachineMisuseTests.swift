@@ -1,0 +1,77 @@
+import Testing
+
+@testable import SessionKit
+
+extension StateMachineTests {
+    /// API misuse: the caller, and only the caller, gets a thrown error; the session does not move.
+    @Suite struct SessionStateMachineMisuseTests {
+        typealias Script = MachineScript
+
+        /// One misuse: calling `event` in `stage` fails the caller with `error`.
+        struct Misuse: Sendable, Hashable, CustomTestStringConvertible {
+            var stage: SessionStage
+            var event: SessionEventKind
+            var error: String
+
+            var testDescription: String { "\(event) in \(stage) throws \(error)" }
+        }
+
+        static let misuses: [Misuse] = [
+            Misuse(stage: .handoff, event: .signIn, error: "signInInProgress"),
+            Misuse(stage: .verifying, event: .signIn, error: "signInInProgress"),
+            Misuse(stage: .active, event: .signIn, error: "alreadySignedIn"),
+            Misuse(stage: .refreshing, event: .signIn, error: "alreadySignedIn"),
+            Misuse(stage: .disconnecting, event: .signIn, error: "accountDeletionInProgress"),
+
+            Misuse(stage: .signedOut, event: .tokenRequested, error: "notSignedIn"),
+            Misuse(stage: .handoff, event: .tokenRequested, error: "notSignedIn"),
+            Misuse(stage: .verifying, event: .tokenRequested, error: "notSignedIn"),
+            Misuse(stage: .revoking, event: .tokenRequested, error: "signOutInProgress"),
+            Misuse(stage: .disconnecting, event: .tokenRequested, error: "accountDeletionInProgress"),
+
+            Misuse(stage: .signedOut, event: .refreshRequested, error: "notSignedIn"),
+            Misuse(stage: .handoff, event: .refreshRequested, error: "notSignedIn"),
+            Misuse(stage: .verifying, event: .refreshRequested, error: "notSignedIn"),
+            Misuse(stage: .revoking, event: .refreshRequested, error: "signOutInProgress"),
+            Misuse(stage: .disconnecting, event: .refreshRequested, error: "accountDeletionInProgress"),
+
+            Misuse(stage: .disconnecting, event: .signOut, error: "accountDeletionInProgress"),
+
+            Misuse(stage: .signedOut, event: .deleteAccount, error: "notSignedIn"),
+            Misuse(stage: .handoff, event: .deleteAccount, error: "notSignedIn"),
+            Misuse(stage: .verifying, event: .deleteAccount, error: "notSignedIn"),
+            Misuse(stage: .revoking, event: .deleteAccount, error: "signOutInProgress"),
+        ]
+
+        @Test func listCoversExactlyTheTablesMisusePairs() {
+            let declared = SessionTransitionTable.rules.compactMap { rule -> Misuse? in
+                guard case .misuse(let error) = rule.outcome else { return nil }
+                return Misuse(stage: rule.stage, event: rule.event, error: error)
+            }
+            #expect(Set(declared) == Set(Self.misuses))
+            #expect(declared.count == Self.misuses.count)
+        }
+
+        @Test(arguments: misuses)
+        func misuseFailsOnlyTheCaller(_ misuse: Misuse) throws {
+            var m = Script.make(misuse.stage)
+            let generation = m.generation
+            let waiting = m.waiting
+            let lines: [String]
+            switch misuse.event {
+            case .signIn: lines = m.signIn(attempt: 2, waiter: 1)
+            case .tokenRequested: lines = m.tokenRequested(waiter: 1)
+            case .refreshRequested: lines = m.refreshRequested(waiter: 1)
+            case .signOut: lines = m.signOut(waiter: 1)
+            case .deleteAccount: lines = m.deleteAccount(waiter: 1)
+            default:
+                Issue.record("\(misuse.event) carries no caller to refuse")
+                return
+            }
+            #expect(lines == ["resume([1], failed(\(misuse.error)))"])
+            #expect(m.stage == misuse.stage)
+            #expect(m.generation == generation)
+            #expect(m.waiting == waiting)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Testing
+
+@testable import SessionKit
+
+extension StateMachineTests {
+    /// Cold-launch scripts: each restore plan, and what a restored session does next.
+    @Suite struct SessionStateMachineRestoreTests {
+        typealias Script = MachineScript
+
+        @Test func nothingStoredStaysSignedOut() {
+            var m = Script.makeSignedOut()
+            #expect(
+                m.restore(.nothing, waiter: 1) == [
+                    "transition(signedOut→signedOut: nothing stored)",
+                    "resume([1], done)",
+                ])
+            #expect(m.stage == .signedOut)
+            #expect(m.generation == 0)
+        }
+
+        @Test func storedSessionIsRefreshedAndVerifiedBeforeUse() {
+            var m = Script.makeSignedOut()
+            #expect(
+                m.restore(.session, waiter: 1) == [
+                    "transition(signedOut→refreshing: restoring from stored refresh token)",
+                    "refresh(gen 1, restoring)",
+                ])
+            #expect(m.freshTokens() == nil)
+            #expect(m.tokenRequested(waiter: 2) == [])
+            #expect(
+                m.refreshSucceeded(Script.tokens("A")) == [
+                    "transition(refreshing→active: id_token verified; sub alice)",
+                    "resume([1,2], tokens(A))",
+                ])
+            #expect(m.stage == .active)
+        }
+
+        @Test func restoreRetriesKeepRestoring() {
+            var m = Script.makeRestoring()
+            #expect(
+                m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: .seconds(2))) == [
+                    "transition(refreshing→refreshing: attempt 1 failed (timed out); retrying in 2s)",
+                    "startTimer(1, 2s)",
+                ])
+            #expect(m.timerFired(1) == ["refresh(gen 1, restoring)"])
+        }
+
+        @Test func restoreThatCannotReachTheProviderEndsSignedOut() {
+            var m = Script.makeRestoring()
+            #expect(
+                m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: nil)) == [
+                    "transition(refreshing→signedOut: refresh failed, tokens kept: timed out)",
+                    "resume([93], failed(provider(timed out)))",
+                ])
+            #expect(m.stage == .signedOut)
+            #expect(m.generation == 2)
+        }
+
+        @Test func restoreWithARejectedRefreshTokenEndsSignedOut() {
+            var m = Script.makeRestoring()
+            #expect(
+                m.refreshFailed(.permanent(.refreshTokenRejected)) == [
+                    "transition(refreshing→signedOut: refresh rejected: invalid_grant)",
+                    "resume([93], failed(refreshTokenRejected))",
+                ])
+        }
+
+        @Test func pendingSignOutIsResumed() {
+            var m = Script.makeSignedOut()
+            #expect(
+                m.restore(.pending(.signOut), waiter: 1) == [
+                    "transition(signedOut→revoking: resuming journaled operation)",
+                    "revoke(gen 1, attempt 1)",
+                ])
+            #expect(m.tokenRequested(waiter: 2) == ["resume([2], failed(signOutInProgress))"])
+            #expect(
+                m.serverConfirmed() == [
+                    "transition(revoking→signedOut: revocation confirmed; local credentials wiped)",
+                    "resume([1], done)",
+                ])
+        }
+
+        @Test func pendingDeletionIsResumed() {
+            var m = Script.makeSignedOut()
+            #expect(
+                m.restore(.pending(.deleteAccount), waiter: 1) == [
+                    "transition(signedOut→disconnecting: resuming journaled operation)",
+                    "disconnect(gen 1, attempt 1)",
+                ])
+            #expect(
+                m.serverConfirmed(subject: "alice") == [
+                    "transition(disconnecting→signedOut: disconnect confirmed; credentials and device key wiped)",
+                    "emit(deleteUserData(alice))",
+                    "resume([1], done)",
+                ])
+        }
+
+        @Test func pendingDeletionRefusedGoesOnToRestoreTheKeptSession() {
+            var m = Script.makeSignedOut()
+            _ = m.restore(.pending(.deleteAccount), waiter: 1)
+            // No verified tokens in memory after a relaunch: the kept credentials are refreshed and verified.
+            #expect(
+                m.serverFailed(.refused(status: 403)) == [
+                    "transition(disconnecting→refreshing: disconnect refused (403); credentials kept)",
+                    "resume([1], failed(accountDeletionRefused(403)))",
+                    "refresh(gen 1, restoring)",
+                ])
+            #expect(m.stage == .refreshing)
+            #expect(m.refreshSucceeded(Script.tokens("B")).contains("transition(refreshing→active: id_token verified; sub alice)"))
+        }
+
+        @Test func pendingSignOutGivesWayToANewSignIn() {
+            var m = Script.makeSignedOut()
+            _ = m.restore(.pending(.signOut), waiter: 1)
+            #expect(
+                m.signIn(attempt: 1, waiter: 2) == [
+                    "deferRevocation",
+                    "resume([1], done)",
+                    "transition(revoking→signedOut: new sign-in; old refresh token revoked in the background)",
+                    "transition(signedOut→handoff: sign-in requested)",
+                    "present(state-1, gen 2)",
+                    "startTimer(1, 300s)",
+                ])
+        }
+
+        @Test(arguments: [RestorePlan.nothing, .session, .pending(.signOut), .pending(.deleteAccount)])
+        func restoreWhileRunningRestoresNothing(plan: RestorePlan) {
+            var m = Script.makeActive()
+            #expect(m.restore(plan, waiter: 1) == ["resume([1], done)"])
+            #expect(m.stage == .active)
+            #expect(m.generation == 1)
+        }
+
+        @Test func secondRestoreWhileRestoringRestoresNothing() {
+            var m = Script.makeRestoring()
+            #expect(m.restore(.session, waiter: 1) == ["resume([1], done)"])
+            #expect(m.waiting == [Script.restoreCaller])
+        }
+    }
+}

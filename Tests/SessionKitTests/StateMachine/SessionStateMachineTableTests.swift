@@ -1,0 +1,245 @@
+import Testing
+
+@testable import SessionKit
+
+extension StateMachineTests {
+    /// The machine behaves as `SessionTransitionTable` declares, for every (stage, event kind) pair.
+    ///
+    /// Each pair is fed representative inputs in every representative way into the stage (a plain
+    /// entry, a retry waiting on its timer, a session restored from the journal…). A declared move
+    /// must land in one of its targets, and every target must be reached by some input; a misuse must
+    /// fail only the caller with the named error; an ignored event must change nothing.
+    @Suite struct SessionStateMachineTableTests {
+        typealias Script = MachineScript
+        typealias Input = (label: String, feed: (inout MachineScript) -> Void)
+
+        /// One (stage, event kind) pair of the table, named for the test list.
+        struct Pair: Sendable, CustomTestStringConvertible {
+            var stage: SessionStage
+            var event: SessionEventKind
+
+            var testDescription: String { "\(event) in \(stage)" }
+        }
+
+        static let pairs = SessionTransitionTable.rules.map { Pair(stage: $0.stage, event: $0.event) }
+
+        static let unavailable = SessionError.provider(.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: ""))
+
+        @Test func everyPairIsChecked() {
+            #expect(Self.pairs.count == SessionStage.allCases.count * SessionEventKind.allCases.count)
+            #expect(Self.pairs.count == 7 * 21)
+        }
+
+        @Test(arguments: pairs)
+        func machineFollowsTheTable(_ pair: Pair) throws {
+            let outcome = SessionTransitionTable.outcome(of: pair.event, in: pair.stage)
+            var isMove = false
+            if case .moves = outcome { isMove = true }
+            var reached: Set<SessionStage> = []
+            var probes = 0
+            for (entry, start) in Self.entries(into: pair.stage) {
+                try #require(start.stage == pair.stage, "entry \(entry) does not reach \(pair.stage)")
+                for input in Self.inputs(pair.event, in: start, late: !isMove) {
+                    probes += 1
+                    var script = start
+                    input.feed(&script)
+                    let context = Comment(rawValue: "\(input.label), \(entry)")
+                    let transitions = script.lastActions.compactMap { action -> (from: SessionStage, to: SessionStage)? in
+                        guard case .transition(let from, let to, _) = action else { return nil }
+                        return (from, to)
+                    }
+                    switch outcome {
+                    case .moves(let targets):
+                        reached.insert(script.stage)
+                        #expect(targets.contains(script.stage), context)
+                        if script.stage != start.stage {
+                            #expect(transitions.first?.from == start.stage, context)
+                            #expect(transitions.last?.to == script.stage, context)
+                        }
+                        if pair.event == .callback && script.stage != start.stage {
+                            #expect(script.lastCallbackConsumed, context)
+                        }
+                    case .misuse(let name):
+                        #expect(script.stage == start.stage, context)
+                        #expect(script.generation == start.generation, context)
+                        #expect(script.waiting == start.waiting, context)
+                        guard script.lastActions.count == 1, case .resume(let waiters, .failed(let error)) = script.lastActions[0] else {
+                            Issue.record("expected one failed resume, got \(script.lastActions.map(Script.line)); \(context.rawValue)")
+                            continue
+                        }
+                        #expect(waiters == [1], context)
+                        #expect(Script.caseName(error) == name, context)
+                    case .ignored:
+                        #expect(script.stage == start.stage, context)
+                        #expect(script.generation == start.generation, context)
+                        #expect(script.waiting == start.waiting, context)
+                        #expect(script.liveTimers == start.liveTimers, context)
+                        #expect(transitions.isEmpty, context)
+                        for action in script.lastActions {
+                            switch action {
+                            case .resume(_, .done), .discardLateTokens:
+                                break
+                            default:
+                                Issue.record("an ignored event acted: \(Script.line(action)); \(context.rawValue)")
+                            }
+                        }
+                        if pair.event == .callback && script.stage != start.stage {
+                            #expect(!script.lastCallbackConsumed, context)
+                        }
+                        if pair.event == .exchangeVerified || pair.event == .refreshVerified {
+                            // Late tokens are never adopted, but must reach the shell to be revoked.
+                            #expect(script.lastActions.map(Script.line) == ["discardLateTokens(B)"], context)
+                        }
+                    }
+                }
+            }
+            #expect(probes > 0)
+            if case .moves(let targets) = outcome {
+                #expect(Set(targets).isSubset(of: reached), "targets never reached: \(Set(targets).subtracting(reached))")
+            }
+        }
+
+        // MARK: - Ways into each stage
+
+        /// Every representative way into `stage`. Callers here are numbered 2 and up, never 1: the
+        /// inputs below feed caller 1.
+        static func entries(into stage: SessionStage) -> [(String, MachineScript)] {
+            switch stage {
+            case .signedOut:
+                var ended = Script.makeActive()
+                _ = ended.signOut(waiter: 80)
+                _ = ended.serverConfirmed()
+                return [("never signed in", Script.makeSignedOut()), ("after a session ended", ended)]
+            case .handoff:
+                var second = Script.makeHandoff()
+                _ = second.presenterEnded(.cancelled)
+                _ = second.signIn(attempt: 2, waiter: 81)
+                return [("first handoff", Script.makeHandoff()), ("second handoff", second)]
+            case .verifying:
+                return [("exchanging attempt 1", Script.makeVerifying())]
+            case .active:
+                var refreshed = Script.makeRefreshing(waiters: [82])
+                _ = refreshed.refreshFailed(.transient(unavailable, retryIn: .seconds(2)))
+                _ = refreshed.timerFired(2)
+                _ = refreshed.refreshSucceeded(Script.tokens("R"))
+                return [("signed in", Script.makeActive()), ("after a retried refresh", refreshed)]
+            case .refreshing:
+                var retrying = Script.makeRefreshing(waiters: [2, 3])
+                _ = retrying.refreshFailed(.transient(unavailable, retryIn: .seconds(2)))
+                return [
+                    ("refresh in flight", Script.makeRefreshing(waiters: [2, 3])),
+                    ("retry scheduled", retrying),
+                    ("restoring at launch", Script.makeRestoring()),
+                ]
+            case .revoking:
+                var retrying = Script.makeRevoking()
+                _ = retrying.serverFailed(.transient("HTTP 503", retryIn: .seconds(1)))
+                var journaled = Script.makeSignedOut()
+                _ = journaled.restore(.pending(.signOut), waiter: Script.restoreCaller)
+                return [
+                    ("revocation in flight", Script.makeRevoking()),
+                    ("retry scheduled", retrying),
+                    ("resumed from the journal", journaled),
+                ]
+            case .disconnecting:
+                var retrying = Script.makeDisconnecting()
+                _ = retrying.serverFailed(.transient("HTTP 503", retryIn: .seconds(1)))
+                var journaled = Script.makeSignedOut()
+                _ = journaled.restore(.pending(.deleteAccount), waiter: Script.restoreCaller)
+                return [
+                    ("disconnect in flight", Script.makeDisconnecting()),
+                    ("retry scheduled", retrying),
+                    ("resumed from the journal", journaled),
+                ]
+            }
+        }
+
+        // MARK: - Representative inputs of each event kind
+
+        /// The inputs of kind `event` for `script`'s stage. `late`: the stage does not own the event, so
+        /// results are also fed as from the previous generation, and timers are ones no longer awaited.
+        static func inputs(_ event: SessionEventKind, in script: MachineScript, late: Bool) -> [Input] {
+            let generations = late && script.generation > 0 ? [script.generation, script.generation - 1] : [script.generation]
+            func each<T>(_ values: [T], _ label: String, _ feed: @escaping (inout MachineScript, T, UInt64) -> Void) -> [Input] {
+                generations.flatMap { generation in
+                    values.map { value in ("\(label) \(value), gen \(generation)", { feed(&$0, value, generation) }) }
+                }
+            }
+            switch event {
+            case .signIn:
+                return [("signIn", { _ = $0.signIn(attempt: 3, waiter: 1) })]
+            case .callback:
+                let state = script.handoffState ?? "state-1"
+                return [
+                    ("matching callback", { _ = $0.callback(code: "code-x", state: state, iss: Script.issuer) }),
+                    ("state mismatch", { _ = $0.callback(state: "state-forged") }),
+                    ("iss mismatch", { _ = $0.callback(state: state, iss: "https://attacker.example") }),
+                    ("access_denied", { _ = $0.callback(code: nil, state: state, error: "access_denied") }),
+                    ("no code", { _ = $0.callback(code: nil, state: state) }),
+                ]
+            case .presenterEnded:
+                return each([HandoffError.cancelled, .presentationFailed("no browser")], "presenter ended") {
+                    _ = $0.presenterEnded($1, generation: $2)
+                }
+            case .handoffTimeout:
+                return timers(script.handoffTimer, orStale: script, label: "handoff timer")
+            case .exchangeVerified:
+                return each(["B"], "exchange verified") { _ = $0.exchangeSucceeded(Script.tokens($1), generation: $2) }
+            case .exchangeFailed:
+                return each([SessionError.verificationFailed(.nonceMismatch), unavailable], "exchange failed") {
+                    _ = $0.exchangeFailed($1, generation: $2)
+                }
+            case .tokenRequested:
+                return [
+                    ("token requested while fresh", { _ = $0.tokenRequested(waiter: 1, at: 0) }),
+                    ("token requested while due", { _ = $0.tokenRequested(waiter: 1, at: 3590) }),
+                ]
+            case .refreshRequested:
+                return [("refresh requested", { _ = $0.refreshRequested(waiter: 1) })]
+            case .refreshVerified:
+                return each(["B"], "refresh verified") { _ = $0.refreshSucceeded(Script.tokens($1), generation: $2) }
+            case .refreshRetryScheduled:
+                return each([Duration.seconds(2)], "refresh retry in") {
+                    _ = $0.refreshFailed(.transient(unavailable, retryIn: $1), generation: $2)
+                }
+            case .refreshGaveUp:
+                return each([unavailable], "refresh gave up after") { _ = $0.refreshFailed(.transient($1, retryIn: nil), generation: $2) }
+            case .refreshRejected:
+                let errors: [SessionError] = [.refreshTokenRejected, .verificationFailed(.subjectMismatch), .storage(.noSpace)]
+                return each(errors, "refresh rejected") { _ = $0.refreshFailed(.permanent($1), generation: $2) }
+            case .retryTimerFired:
+                return timers(script.retryTimer, orStale: script, label: "retry timer")
+            case .callerCancelled:
+                let waiting: [Input] = script.waiting.map { waiter in ("caller \(waiter) cancelled", { _ = $0.cancel(waiter: waiter) }) }
+                return waiting + [("a caller no longer waiting cancelled", { _ = $0.cancel(waiter: 1) })]
+            case .signOut:
+                return [("signOut", { _ = $0.signOut(waiter: 1) })]
+            case .deleteAccount:
+                return [("deleteAccount", { _ = $0.deleteAccount(waiter: 1) })]
+            case .restoreLoaded:
+                let plans: [RestorePlan] = [.nothing, .session, .pending(.signOut), .pending(.deleteAccount)]
+                return plans.map { plan in ("restore found \(plan)", { _ = $0.restore(plan, waiter: 1) }) }
+            case .serverConfirmed:
+                return each([nil, "alice"] as [String?], "server confirmed, subject") {
+                    _ = $0.serverConfirmed(subject: $1, generation: $2)
+                }
+            case .serverFailedTransiently:
+                return each([Duration.seconds(1)], "server failed, retry in") {
+                    _ = $0.serverFailed(.transient("HTTP 503", retryIn: $1), generation: $2)
+                }
+            case .serverRefused:
+                let failures: [ServerOperationFailure] = [.refused(status: 401), .refused(status: 403), .cannotTell("no endpoint")]
+                return each(failures, "server refused") { _ = $0.serverFailed($1, generation: $2) }
+            case .storeFailed:
+                return each([CredentialStoreError.noSpace], "store failed") { _ = $0.serverFailed(.storage($1), generation: $2) }
+            }
+        }
+
+        /// The live timer of this kind when the stage waits for one; otherwise every timer no longer
+        /// awaited, and one never issued.
+        private static func timers(_ live: TimerID?, orStale script: MachineScript, label: String) -> [Input] {
+            let ids = live.map { [$0] } ?? script.staleTimers + [TimerID(raw: 1_000)]
+            return ids.map { id in ("\(label) \(id.raw) fired", { _ = $0.timerFired(id) }) }
+        }
+    }
+}

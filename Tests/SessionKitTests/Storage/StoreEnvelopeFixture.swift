@@ -1,0 +1,22 @@
+/// Schema-1 files as this version writes them, checked in so later versions must still read them.
+///
+/// Base64 of the whole file (frame, JSON payload, SHA-256); line breaks are ignored when decoding.
+enum StoreEnvelopeFixture {
+    /// ``StoreFixtures/fullRecord`` as a credentials file.
+    static let schemaOneRecord = """
+        iVNLUw0KGgpDUkVEAAAAAQAAAAAAAAGGeyJwZW5kaW5nT3BlcmF0aW9uIjp7ImRlbGV0ZUFjY291bnQiOnt9fSwicGVuZGlu
+        Z1Jldm9jYXRpb25zIjpbIm9sZC1yZWZyZXNoLTEiLCJvbGQtcmVmcmVzaC0yIl0sInNlc3Npb24iOnsiYWNjZXNzVG9rZW4i
+        OiJhY2Nlc3MtdG9rZW4tdmFsdWUiLCJhY2Nlc3NUb2tlbkV4cGlyZXNBdCI6Nzg4OTE4NDAwLjI1LCJhdWRpZW5jZSI6WyJj
+        bGllbnQtYSIsImNsaWVudC1iIl0sImlkVG9rZW4iOiJpZC10b2tlbi12YWx1ZSIsImlzc3VlciI6Imh0dHBzOi8vYXBpLjFw
+        YXNzLmRldiIsInBlbmRpbmdSZWZyZXNoVG9rZW4iOiJwZW5kaW5nLXJlZnJlc2gtdmFsdWUiLCJyZWZyZXNoVG9rZW4iOiJy
+        ZWZyZXNoLXRva2VuLXZhbHVlIiwicm90YXRpb24iOjcsInN1YmplY3QiOiJ1c2VyLTQyIn19pUHSX6YwB+f3MBlBZIM/LRIO
+        YtGl3m3J0ZfDiUYhYIo=
+        """
+
+    /// ``StoreFixtures/device`` as a device file.
+    static let schemaOneDevice = """
+        iVNLUw0KGgpERVZDAAAAAQAAAAAAAABaeyJkZXZpY2VTZWNyZXQiOiJkZXZpY2Utc2VjcmV0LXZhbHVlIiwiZGV2aWNlVVVJ
+        RCI6IjZGMUEyQjNDLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMSJ9mjz3tOW6ehgqob71bTQ4WPp+aiuZklavxdh5onjT
+        WFE=
+        """
+}
