@@ -493,3 +493,28 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
         #expect(IDTokenError.subjectMismatch.code == "sub_mismatch")
     }
 }
+
+/// One key set shared by many concurrent validations: the cached backend keys are immutable and
+/// safe to use from several threads at once.
+@Suite struct IDTokenValidatorConcurrencyTests {
+    @Test func concurrentValidationsShareOneKeySet() async throws {
+        let factory = try IDTokenValidatorTests.factory()
+        let keys = try ValidatorCase.providerKeys(factory)
+        let good = try factory.token(claims: factory.standardClaims())
+        let forged = try factory.token(claims: factory.standardClaims(), signer: try TestKeys.required(TestKeys.attacker))
+        let expecting = factory.expectations()
+        let now = IDTokenValidatorTests.now
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<64 {
+                let token = index.isMultiple(of: 2) ? good : forged
+                group.addTask {
+                    (try? IDTokenValidator.validate(token, keys: keys, expecting: expecting, now: now)) != nil
+                }
+            }
+            var accepted = 0
+            for await outcome in group where outcome { accepted += 1 }
+            return accepted
+        }
+        #expect(outcomes == 32)
+    }
+}
