@@ -1,8 +1,9 @@
-#if canImport(CSessionKitOpenSSL)
-import CSessionKitOpenSSL
-#endif
 import Foundation
 import SessionKitJOSE
+
+#if canImport(CSessionKitOpenSSL)
+    import CSessionKitOpenSSL
+#endif
 
 /// `swift run -c release JOSEBenchmarks [--json] [--rounds N] [--python PATH]`
 ///
@@ -64,37 +65,37 @@ enum JOSEBenchmark {
         }
 
         #if canImport(CSessionKitOpenSSL)
-        // Raw OpenSSL: the same signature over the same signing input, key and signature decoded
-        // beforehand, one EVP_DigestVerify per iteration.
-        let decoded = try CompactJWS.decode(token)
-        let jwk = fixture.key.publicJWK(keyID: "raw")
-        let modulus = try Base64URL.decode(jwk.n ?? "")
-        let exponent = try Base64URL.decode(jwk.e ?? "")
-        guard let rawKey = sk_rsa_public_key(modulus, modulus.count, exponent, exponent.count) else {
-            note("OpenSSL refused the benchmark key")
-            exit(1)
-        }
-        defer { sk_key_free(rawKey) }
-        let signature = decoded.signature
-        let signingInput = decoded.signingInput
-        let rawVerifyOnce = {
-            if sk_rsa_verify_sha256(rawKey, signature, signature.count, signingInput, signingInput.count) != 1 {
-                failures += 1
+            // Raw OpenSSL: the same signature over the same signing input, key and signature decoded
+            // beforehand, one EVP_DigestVerify per iteration.
+            let decoded = try CompactJWS.decode(token)
+            let jwk = fixture.key.publicJWK(keyID: "raw")
+            let modulus = try Base64URL.decode(jwk.n ?? "")
+            let exponent = try Base64URL.decode(jwk.e ?? "")
+            guard let rawKey = sk_rsa_public_key(modulus, modulus.count, exponent, exponent.count) else {
+                note("OpenSSL refused the benchmark key")
+                exit(1)
             }
-        }
-        if let profileIterations {
-            for _ in 0..<profileIterations { rawVerifyOnce() }
-            return
-        }
-        let rates = stopwatch.operationsPerSecond(iterations: iterations / 10, [validateOnce, rawVerifyOnce])
-        let validateRate = rates[0]
-        measures.append(Measure("validate.id_token", validateRate, unit: "verify/s"))
-        measures.append(Measure("validate.raw_openssl_rs256", rates[1], unit: "verify/s"))
-        measures.append(Measure("validate.ratio_to_raw_openssl", validateRate / rates[1], unit: "x", atLeast: 0.8))
+            defer { sk_key_free(rawKey) }
+            let signature = decoded.signature
+            let signingInput = decoded.signingInput
+            let rawVerifyOnce = {
+                if sk_rsa_verify_sha256(rawKey, signature, signature.count, signingInput, signingInput.count) != 1 {
+                    failures += 1
+                }
+            }
+            if let profileIterations {
+                for _ in 0..<profileIterations { rawVerifyOnce() }
+                return
+            }
+            let rates = stopwatch.operationsPerSecond(iterations: iterations / 10, [validateOnce, rawVerifyOnce])
+            let validateRate = rates[0]
+            measures.append(Measure("validate.id_token", validateRate, unit: "verify/s"))
+            measures.append(Measure("validate.raw_openssl_rs256", rates[1], unit: "verify/s"))
+            measures.append(Measure("validate.ratio_to_raw_openssl", validateRate / rates[1], unit: "x", atLeast: 0.8))
         #else
-        let validateRate = stopwatch.operationsPerSecond(iterations: iterations / 10, [validateOnce])[0]
-        measures.append(Measure("validate.id_token", validateRate, unit: "verify/s"))
-        note("raw OpenSSL row skipped: this platform does not use the OpenSSL backend")
+            let validateRate = stopwatch.operationsPerSecond(iterations: iterations / 10, [validateOnce])[0]
+            measures.append(Measure("validate.id_token", validateRate, unit: "verify/s"))
+            note("raw OpenSSL row skipped: this platform does not use the OpenSSL backend")
         #endif
         guard failures == 0 else {
             note("a verification failed during the benchmark")
