@@ -22,6 +22,8 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Lock annotations the thread sanitizer needs on Linux.
+        .target(name: "CSessionKitSupport"),
         // JOSE and ID-token validation: strict parsing, RS256, PKCE.
         .target(
             name: "SessionKitJOSE",
@@ -33,7 +35,7 @@ let package = Package(
         // The session: state machine, actors, provider client, seams.
         .target(
             name: "SessionKit",
-            dependencies: ["SessionKitJOSE"],
+            dependencies: ["SessionKitJOSE", "CSessionKitSupport"],
             swiftSettings: strict
         ),
         // The test kit apps use for their own tests.

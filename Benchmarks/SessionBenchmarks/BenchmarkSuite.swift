@@ -51,7 +51,9 @@ struct BenchmarkSuite {
         return Result(measures: measures(fastPath, callers, month), fastPath: fastPath, callers: callers, month: month)
     }
 
-    private func measures(_ fastPath: FastPathBenchmark, _ callers: ConcurrentCallersBenchmark, _ month: SimulatedMonthBenchmark) -> [Measure] {
+    private func measures(_ fastPath: FastPathBenchmark, _ callers: ConcurrentCallersBenchmark, _ month: SimulatedMonthBenchmark)
+        -> [Measure]
+    {
         var measures: [Measure] = []
         if groups.contains("fast-path") { measures += fastPathMeasures(fastPath) }
         if groups.contains("concurrent") { measures += callerMeasures(callers) }
@@ -72,7 +74,8 @@ struct BenchmarkSuite {
             let prefix = caller == .actor ? "fast_path" : "fast_path.from_task"
             for callee in FastPathBenchmark.Callee.allCases {
                 let pair = FastPathBenchmark.Pair(caller: caller, callee: callee)
-                let name = callee == .session ? "valid_access_token" : callee == .bareActor ? "bare_actor_call" : "test_clock.valid_access_token"
+                let name =
+                    callee == .session ? "valid_access_token" : callee == .bareActor ? "bare_actor_call" : "test_clock.valid_access_token"
                 measures.append(Measure("\(prefix).\(name)", fastPath.nanoseconds[pair]?.median ?? .nan, unit: "ns/op"))
             }
             for callee in [FastPathBenchmark.Callee.session, .testClockSession] {
@@ -94,7 +97,9 @@ struct BenchmarkSuite {
             let prefix = "concurrent.k\(count)"
             measures.append(Measure("\(prefix).token_requests", Double(callers.refreshRequests(count)), unit: "requests", equalTo: 1))
             measures.append(
-                Measure("\(prefix).callers_served", callers.allServed(count) ? 1 : 0, unit: "all", target: "== 1", pass: callers.allServed(count)))
+                Measure(
+                    "\(prefix).callers_served", callers.allServed(count) ? 1 : 0, unit: "all", target: "== 1",
+                    pass: callers.allServed(count)))
             guard count > 1 else { continue }
             let perWaiter = callers.perWaiter(count, \.total) / 1e3
             if count == callerCounts.max() {

@@ -129,7 +129,8 @@ struct ConcurrentCallersBenchmark {
         return Run(
             callers: callers, join: t0.duration(to: t1).nanoseconds, resume: t2.duration(to: t3).nanoseconds,
             total: t0.duration(to: t3).nanoseconds, cpu: cpu.nanoseconds,
-            refreshRequests: environment.provider.requestCount(grantType: "refresh_token") - refreshesBefore, served: served.value, polls: polls)
+            refreshRequests: environment.provider.requestCount(grantType: "refresh_token") - refreshesBefore, served: served.value,
+            polls: polls)
     }
 }
 

@@ -53,13 +53,16 @@ struct FastPathBenchmark {
 
         let providerConfiguration = SimulatedProviderConfiguration()
         let provider = try SimulatedProvider(
-            configuration: providerConfiguration, clock: ContinuousClock(), now: { Date() }, signingKeys: SimulatedProviderKeys.shared(count: 1))
+            configuration: providerConfiguration, clock: ContinuousClock(), now: { Date() },
+            signingKeys: SimulatedProviderKeys.shared(count: 1))
         let presenter = ScriptedPresenter(provider: provider)
         let configuration = SessionConfiguration(
             provider: try ProviderConfiguration.onePass(
-                clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI, issuer: providerConfiguration.issuer))
+                clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI,
+                issuer: providerConfiguration.issuer))
         let systemSession = Session(
-            configuration: configuration, transport: provider, store: InMemoryCredentialStore(), presenter: presenter, clock: ContinuousClock(),
+            configuration: configuration, transport: provider, store: InMemoryCredentialStore(), presenter: presenter,
+            clock: ContinuousClock(),
             wallClock: { Date() })
         presenter.enqueue(.approve(subject: "alice"))
         try await systemSession.signIn()

@@ -7,10 +7,17 @@ enum Report {
         SessionKit session benchmarks — release build, \(rounds) rounds, medians reported.
         Each round runs every measure once, side by side, so outside load hits them alike.
 
-        fast path   validAccessToken() on an active session with a fresh token, and a bare call to a
-                    trivial actor returning a value of the same shape (a string and a date), both called
-                    from outside any actor in batches of \(suite.fastPathIterations); the two batches alternate order
-                    from round to round. ratio = median over rounds of (session ns/op / actor ns/op).
+        fast path   validAccessToken() on an active session with a fresh token, against a bare call to a
+                    trivial actor returning a value of the same shape (a string and a date; the value
+                    is a `var`, so the call needs the actor). Batches of \(suite.fastPathIterations) calls; each round
+                    runs one batch per (caller, callee) pair, in an order that rotates.
+                    callers: "actor" = app code on its own actor that uses each result in its own
+                    state, so each call is a real round trip between executors (the target applies
+                    here); "task" = a loop outside any actor, where the compiler may leave the task on
+                    the callee's executor between calls, so the bare call is a floor (context).
+                    callees: session = wired as an app wires it (ContinuousClock, Date() as wall
+                    clock); test_clock_session = the test kit's (TestClock wall clock); bare_actor.
+                    ratio = median over rounds of (callee ns/op / bare_actor ns/op, same caller).
         concurrent  K callers ask for a token while it is due; the simulated token endpoint is scripted
                     slow (250 ms of simulated time), so all K join before the response exists.
                     t0 launch of the callers (one task, a discarding group of K tasks)
@@ -39,7 +46,11 @@ enum Report {
     }
 
     static func fastPathTable(_ fastPath: FastPathBenchmark) -> String {
-        var lines = [row(["caller", "callee", "median ns", "min ns", "max ns", "ratio", "ratio min", "ratio max"], widths: [8, 20, 10, 10, 10, 8, 10, 10])]
+        var lines = [
+            row(
+                ["caller", "callee", "median ns", "min ns", "max ns", "ratio", "ratio min", "ratio max"],
+                widths: [8, 20, 10, 10, 10, 8, 10, 10])
+        ]
         for caller in FastPathBenchmark.Caller.allCases {
             for callee in FastPathBenchmark.Callee.allCases {
                 let pair = FastPathBenchmark.Pair(caller: caller, callee: callee)
@@ -48,8 +59,10 @@ enum Report {
                 lines.append(
                     row(
                         [
-                            caller.rawValue, callee.rawValue, fixed(samples.median, 1), fixed(samples.minimum, 1), fixed(samples.maximum, 1),
-                            ratio.map { fixed($0.median, 2) } ?? "—", ratio.map { fixed($0.minimum, 2) } ?? "—", ratio.map { fixed($0.maximum, 2) } ?? "—",
+                            caller.rawValue, callee.rawValue, fixed(samples.median, 1), fixed(samples.minimum, 1),
+                            fixed(samples.maximum, 1),
+                            ratio.map { fixed($0.median, 2) } ?? "—", ratio.map { fixed($0.minimum, 2) } ?? "—",
+                            ratio.map { fixed($0.maximum, 2) } ?? "—",
                         ], widths: [8, 20, 10, 10, 10, 8, 10, 10]))
             }
         }
@@ -66,7 +79,8 @@ enum Report {
                 widths: widths),
         ]
         for count in callers.counts {
-            let perWaiter: (KeyPath<ConcurrentCallersBenchmark.Run, Double>, ConcurrentCallersBenchmark.Subject) -> String = { timing, subject in
+            let perWaiter: (KeyPath<ConcurrentCallersBenchmark.Run, Double>, ConcurrentCallersBenchmark.Subject) -> String = {
+                timing, subject in
                 count == 1 ? "—" : fixed(callers.perWaiter(count, timing, of: subject) / 1e3, 2)
             }
             lines.append(
@@ -83,12 +97,12 @@ enum Report {
     }
 
     static func measuresTable(_ measures: [Measure]) -> String {
-        var lines = [row(["measure", "value", "unit", "target", "pass"], widths: [44, 12, 9, 10, 4])]
+        var lines = [row(["measure", "value", "unit", "target", "pass"], widths: [52, 10, 9, 10, 4])]
         for measure in measures {
             lines.append(
                 row(
                     [measure.name, Measure.format(measure.value), measure.unit, measure.target ?? "—", measure.pass ? "yes" : "NO"],
-                    widths: [44, 12, 9, 10, 4]))
+                    widths: [52, 10, 9, 10, 4]))
         }
         return lines.joined(separator: "\n")
     }

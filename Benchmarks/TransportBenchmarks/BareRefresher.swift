@@ -2,7 +2,7 @@ import Foundation
 import SessionKit
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The baseline: the same refresh request, POSTed with nothing but an ephemeral `URLSession`.

@@ -29,7 +29,8 @@ struct Measure: Sendable {
     /// One JSON object on one line, keys in a fixed order.
     var jsonLine: String {
         let target = self.target.map(Self.quoted) ?? "null"
-        return #"{"name":\#(Self.quoted(name)),"value":\#(Self.format(value)),"unit":\#(Self.quoted(unit)),"target":\#(target),"pass":\#(pass)}"#
+        return
+            #"{"name":\#(Self.quoted(name)),"value":\#(Self.format(value)),"unit":\#(Self.quoted(unit)),"target":\#(target),"pass":\#(pass)}"#
     }
 
     /// A number with at most three decimals and no trailing zeros; never NaN or infinite, which JSON cannot carry.

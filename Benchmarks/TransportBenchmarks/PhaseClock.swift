@@ -12,20 +12,30 @@ final class PhaseClock: Sendable {
         case save = "store_save"
     }
 
+    /// Time and number of calls per phase since the last ``take()``.
+    struct Tally: Sendable {
+        var totals: [Phase: Duration] = [:]
+        var counts: [Phase: Int] = [:]
+    }
+
     private let clock = ContinuousClock()
-    private let totals = Mutex<[Phase: Duration]>([:])
-    private let counts = Mutex<[Phase: Int]>([:])
+    private let tally = Mutex(Tally())
 
     var now: ContinuousClock.Instant { clock.now }
 
     func add(_ phase: Phase, since start: ContinuousClock.Instant) {
         let elapsed = clock.now - start
-        totals.withLock { $0[phase, default: .zero] += elapsed }
-        counts.withLock { $0[phase, default: 0] += 1 }
+        tally.withLock { tally in
+            tally.totals[phase, default: .zero] += elapsed
+            tally.counts[phase, default: 0] += 1
+        }
     }
 
-    /// The time and the number of calls per phase since the last call, and starts over.
-    func take() -> (totals: [Phase: Duration], counts: [Phase: Int]) {
-        (totals.withLock { value in defer { value = [:] }; return value }, counts.withLock { value in defer { value = [:] }; return value })
+    /// The tally since the last call; starts a new one.
+    func take() -> Tally {
+        tally.withLock { tally in
+            defer { tally = Tally() }
+            return tally
+        }
     }
 }

@@ -12,6 +12,7 @@ enum Report {
         \(benchmark.warmUpRounds) warm-up + \(benchmark.rounds) measured rounds; each round sends one refresh on every path,
         in an order that rotates from round to round. Each path has its own refresh-token chain and URLSession.
         ratio = median(path) / median(bare); paired = median over rounds of (path / bare in the same round).
+        The file store lives under \(FileManager.default.temporaryDirectory.path) (set TMPDIR to measure another disk).
         """
     }
 
@@ -26,8 +27,10 @@ enum Report {
             measures.append(Measure("refresh.\(path.rawValue).ratio", ratio, unit: "x", atMost: ratioLimit))
         }
         for path in paths where path != .bare {
+            measures.append(Measure("refresh.\(path.rawValue).outside_http", result.outsideHTTP[path]?.median ?? .nan, unit: "ms"))
             for phase in phaseOrder where result.phases[path]?[phase] != nil {
-                measures.append(Measure("refresh.\(path.rawValue).in.\(phase?.rawValue ?? "rest")", result.phases[path]![phase]!.median, unit: "ms"))
+                measures.append(
+                    Measure("refresh.\(path.rawValue).in.\(phase?.rawValue ?? "rest")", result.phases[path]![phase]!.median, unit: "ms"))
             }
         }
         measures.append(Measure("refresh.wall_time", result.wallTime.milliseconds / 1e3, unit: "s"))
@@ -54,17 +57,18 @@ enum Report {
     /// Where each library path spent its time: the median per request of each timed phase, and
     /// of what none of them covers.
     static func phasesTable(_ result: TransportBenchmark.Result) -> String {
-        let widths = [34, 10, 10, 10, 10, 10, 10, 8]
+        let widths = [34, 8, 8, 11, 10, 10, 8, 8, 8]
         var lines = [
-            "where the time goes (median ms per request; ×n = calls per request; rest = everything outside these phases:",
-            "state machine, id_token verification, encoding and decoding, task and actor hops)",
-            row(["path", "total", "http", "lease take", "lease give", "load", "save", "rest"], widths),
+            "where the time goes (median ms per request, summed over a phase's calls; ×n = calls per request; outside = total − http;",
+            "rest = outside every timed phase: state machine, id_token verification, encoding, task and actor hops)",
+            row(["path", "total", "http", "outside", "lease take", "lease give", "load", "save", "rest"], widths),
         ]
         for path in TransportBenchmark.Path.allCases where result.phases[path] != nil {
             let phases = result.phases[path]!
             let counts = result.phaseCounts[path] ?? [:]
             var cells = [path.label, fixed(median(result, path), 2)]
             for phase in phaseOrder {
+                if phase == .leaseAcquire { cells.append(fixed(result.outsideHTTP[path]?.median ?? .nan, 2)) }
                 guard let samples = phases[phase] else {
                     cells.append("—")
                     continue
@@ -80,10 +84,13 @@ enum Report {
     private static let phaseOrder: [PhaseClock.Phase?] = [.http, .leaseAcquire, .leaseRelease, .load, .save, nil]
 
     static func measuresTable(_ measures: [Measure]) -> String {
-        let widths = [44, 10, 5, 8, 4]
+        let widths = [50, 10, 5, 8, 4]
         var lines = [row(["measure", "value", "unit", "target", "pass"], widths)]
         for measure in measures {
-            lines.append(row([measure.name, Measure.format(measure.value), measure.unit, measure.target ?? "—", measure.pass ? "yes" : "NO"], widths))
+            lines.append(
+                row(
+                    [measure.name, Measure.format(measure.value), measure.unit, measure.target ?? "—", measure.pass ? "yes" : "NO"], widths)
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -47,6 +47,9 @@ struct TransportBenchmark {
         var phases: [Path: [PhaseClock.Phase?: Samples]]
         /// Library paths: how many times each phase ran per request (the same in every round).
         var phaseCounts: [Path: [PhaseClock.Phase: Int]]
+        /// Library paths: milliseconds per request outside the HTTP exchange. Unlike the ratio it
+        /// does not move with the provider's response time, which dominates a loaded machine's noise.
+        var outsideHTTP: [Path: Samples]
         /// Per round: this path's time over the bare request's time in the same round.
         var pairedRatios: [Path: Samples]
         /// From the first warm-up request to the last measured one.
@@ -91,6 +94,7 @@ struct TransportBenchmark {
         var pairedRatios: [Path: Samples] = [:]
         var phases: [Path: [PhaseClock.Phase?: Samples]] = [:]
         var phaseCounts: [Path: [PhaseClock.Phase: Int]] = [:]
+        var outsideHTTP: [Path: Samples] = [:]
         progress("\(warmUpRounds) warm-up rounds, then \(rounds) measured rounds of \(paths.count) refreshes each")
         let started = clock.now
         for round in 0..<(warmUpRounds + rounds) {
@@ -112,12 +116,14 @@ struct TransportBenchmark {
                 let total = clock.now - start
                 times[path] = total.milliseconds
                 guard round >= warmUpRounds, path != .bare else { continue }
-                let (spent, counts) = timers[path]!.take()
+                let tally = timers[path]!.take()
+                let (spent, counts) = (tally.totals, tally.counts)
                 for phase in PhaseClock.Phase.allCases where counts[phase] != nil {
                     phases[path, default: [:]][phase, default: Samples()].add(spent[phase]!.milliseconds)
                 }
                 phases[path, default: [:]][nil, default: Samples()].add((total - spent.values.reduce(.zero, +)).milliseconds)
                 phaseCounts[path] = counts
+                outsideHTTP[path, default: Samples()].add((total - (spent[.http] ?? .zero)).milliseconds)
             }
             guard round >= warmUpRounds else { continue }
             let bareTime = times[.bare]!
@@ -130,7 +136,9 @@ struct TransportBenchmark {
         let wallTime = clock.now - started
 
         // Every Session.refresh() must have reached the provider and rotated: one rotation per round.
-        for (path, rotations) in [(Path.session, try await fileStore.load().session?.rotation), (.sessionInMemory, memoryStore.record.session?.rotation)]
+        for (path, rotations) in [
+            (Path.session, try await fileStore.load().session?.rotation), (.sessionInMemory, memoryStore.record.session?.rotation),
+        ]
         where paths.contains(path) {
             let expected = UInt64(warmUpRounds + rounds)
             guard rotations == expected else {
@@ -143,7 +151,9 @@ struct TransportBenchmark {
         try? await sessionInMemory.signOut()
         _ = try? await client.revoke(clientToken)
         _ = try? await client.revoke(bare.currentRefreshToken)
-        return Result(milliseconds: milliseconds, phases: phases, phaseCounts: phaseCounts, pairedRatios: pairedRatios, wallTime: wallTime)
+        return Result(
+            milliseconds: milliseconds, phases: phases, phaseCounts: phaseCounts, outsideHTTP: outsideHTTP, pairedRatios: pairedRatios,
+            wallTime: wallTime)
     }
 
     /// A session signed in through the provider's header-authenticated authorization step.

@@ -15,7 +15,7 @@ final class Narrator: Sendable {
     }
 
     let json: Bool
-    private let scenario = Mutex("")
+    private let scenario = Locked("")
     private let epoch: Date
 
     init(json: Bool, epoch: Date) {
@@ -53,7 +53,7 @@ final class Narrator: Sendable {
         emit(Line(scenario: scenario.withLock { $0 }, t: (date ?? lastDate.withLock { $0 }).timeIntervalSince(epoch), note: text))
     }
 
-    let lastDate = Mutex(Date(timeIntervalSince1970: 0))
+    let lastDate = Locked(Date(timeIntervalSince1970: 0))
 
     private func emit(_ line: Line) {
         if json {

@@ -31,12 +31,12 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
         var leaseCount = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let lease = LeaseKeeper(crossProcess: nil)
 
     /// Creates a store holding `record` and `device`.
     public init(record: CredentialRecord = CredentialRecord(), device: DeviceCredential? = nil) {
-        state = Mutex(State(record: record, device: device))
+        state = Locked(State(record: record, device: device))
     }
 
     // MARK: Test hooks

@@ -61,7 +61,7 @@ public final class ScriptedPresenter: HandoffPresenter {
     }
 
     private let authorize: @Sendable (URL, String, SimulatedProviderDecision) throws(SimulatedProviderAuthorizationError) -> URL
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a presenter that approves and denies through `provider`'s authorization page.
     public convenience init<C>(provider: SimulatedProvider<C>, behaviours: [Behaviour] = []) {
@@ -79,7 +79,7 @@ public final class ScriptedPresenter: HandoffPresenter {
         behaviours: [Behaviour] = []
     ) {
         self.authorize = authorize
-        self.state = Mutex(State(behaviours: behaviours))
+        self.state = Locked(State(behaviours: behaviours))
     }
 
     /// Appends behaviours to the queue.

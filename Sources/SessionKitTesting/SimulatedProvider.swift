@@ -24,7 +24,7 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     public let configuration: SimulatedProviderConfiguration
     private let clock: C
     private let now: @Sendable () -> Date
-    private let state: Mutex<SimulatedProviderState>
+    private let state: Locked<SimulatedProviderState>
 
     /// Starts a provider.
     ///
@@ -43,7 +43,7 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         self.configuration = configuration
         self.clock = clock
         self.now = now
-        self.state = Mutex(SimulatedProviderState(configuration: configuration, keys: keys))
+        self.state = Locked(SimulatedProviderState(configuration: configuration, keys: keys))
     }
 
     // MARK: HTTP

@@ -4,16 +4,12 @@ import Foundation
 ///
 /// Writing by hand keeps responses and id_token payloads byte-for-byte stable from run to run and
 /// free of platform differences (slash escaping, number formatting).
-enum SimulatedProviderJSON: Sendable, Equatable {
+enum SimulatedProviderJSON: Sendable {
     case string(String)
     case integer(Int)
     case bool(Bool)
     case array([SimulatedProviderJSON])
     case object([(String, SimulatedProviderJSON)])
-
-    static func == (lhs: SimulatedProviderJSON, rhs: SimulatedProviderJSON) -> Bool {
-        lhs.serialized == rhs.serialized
-    }
 
     /// The compact serialization.
     var serialized: String {
@@ -40,7 +36,8 @@ enum SimulatedProviderJSON: Sendable, Equatable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where scalar.value < 0x20:
-                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                out +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                     + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }

@@ -133,8 +133,9 @@ struct SimulatedProviderState {
         let fault = takeFault(for: endpoint)
 
         func logged(_ answer: Answer) -> HTTPResponse {
-            appendLog(request, path: path, endpoint: endpoint, grantType: grantType, status: answer.response.status,
-                      errorCode: answer.errorCode, fault: fault, now: now)
+            appendLog(
+                request, path: path, endpoint: endpoint, grantType: grantType, status: answer.response.status,
+                errorCode: answer.errorCode, fault: fault, now: now)
             return answer.response
         }
         func process(tampering: SimulatedProviderFault.IDTokenTampering? = nil) -> Answer {
@@ -254,8 +255,9 @@ struct SimulatedProviderState {
         let usesBearer = endpoint == .deviceKeyExchange || endpoint == .disconnect
         switch fault {
         case .serverError(let status, let retryAfter):
-            return error(status, "server_error", "simulated server error",
-                         headers: retryAfter.map { ["Retry-After": String($0)] } ?? [:])
+            return error(
+                status, "server_error", "simulated server error",
+                headers: retryAfter.map { ["Retry-After": String($0)] } ?? [:])
         case .rateLimited(let seconds):
             return error(429, "rate_limited", "slow down", headers: ["Retry-After": String(seconds)])
         case .invalidGrant:

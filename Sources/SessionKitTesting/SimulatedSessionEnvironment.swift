@@ -90,7 +90,7 @@ public final class SimulatedSessionEnvironment: Sendable {
 
 /// The recorded events, shared with the session's observer.
 private final class EventLog: Sendable {
-    private let storage = Mutex<[SessionEvent]>([])
+    private let storage = Locked<[SessionEvent]>([])
 
     func append(_ event: SessionEvent) {
         storage.withLock { $0.append(event) }

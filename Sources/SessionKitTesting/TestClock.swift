@@ -1,4 +1,5 @@
 import Foundation
+import SessionKit
 import Synchronization
 
 /// A clock whose time moves only when a test says so.
@@ -36,12 +37,12 @@ public final class TestClock: Clock, Sendable {
             lhs.offset < rhs.offset
         }
 
-        /// `+Ns` with whole seconds, or fractional seconds when needed.
+        /// `+Ns` (or `-Ns` before the start) with whole seconds, or fractional seconds when needed.
         public var description: String {
             let (seconds, attoseconds) = offset.components
-            if attoseconds == 0 { return "+\(seconds)s" }
-            let value = Double(seconds) + Double(attoseconds) / 1e18
-            return "+\(value)s"
+            let sign = offset < .zero ? "" : "+"
+            if attoseconds == 0 { return "\(sign)\(seconds)s" }
+            return "\(sign)\(Double(seconds) + Double(attoseconds) / 1e18)s"
         }
     }
 
@@ -66,7 +67,7 @@ public final class TestClock: Clock, Sendable {
         var cancelledEarly: Set<UInt64> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wallClockEpoch: Date
 
     /// Creates a clock at offset zero whose wall clock starts at `wallClockEpoch`.

@@ -16,14 +16,15 @@ enum FormEncoding {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
-    /// Decodes a form body or query; `+` means a space; the first occurrence of a name wins.
+    /// Decodes a form body or query; `+` means a space; the first occurrence of a name wins, even
+    /// when its value is malformed (then the name has no value at all).
     static func decode(_ text: String) -> [String: String] {
         var result: [String: String] = [:]
+        var seen: Set<String> = []
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = unescape(parts[0])
-            let value = parts.count > 1 ? unescape(parts[1]) : ""
-            if let name, let value, result[name] == nil { result[name] = value }
+            guard let name = unescape(parts[0]), seen.insert(name).inserted else { continue }
+            if let value = parts.count > 1 ? unescape(parts[1]) : "" { result[name] = value }
         }
         return result
     }

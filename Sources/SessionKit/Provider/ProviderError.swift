@@ -24,8 +24,9 @@ public enum ProviderError: Error, Sendable, Hashable {
 
     /// The provider's requested delay (`Retry-After`), when it gave one.
     public var retryAfter: Duration? {
-        guard case .http(_, _, let seconds?, _) = self else { return nil }
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        guard case .http(_, _, let seconds?, _) = self, seconds.isFinite, seconds >= 0 else { return nil }
+        // A provider may send any number; a year is more than any retry should wait.
+        return .milliseconds(Int64((min(seconds, 31_536_000) * 1000).rounded()))
     }
 
     /// The OAuth error code (`invalid_grant`, …), when the provider sent one.
@@ -66,12 +67,17 @@ public enum ProviderError: Error, Sendable, Hashable {
     static func retryAfterSeconds(_ value: String?, now: Date) -> Double? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value), seconds >= 0 { return Double(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        guard let date = formatter.date(from: value) else { return nil }
-        return max(0, date.timeIntervalSince(now))
+        // IMF-fixdate, then the obsolete RFC 850 and asctime forms a recipient must also accept.
+        let formats = ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"]
+        let normalized = value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        for format in formats {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "GMT")
+            formatter.dateFormat = format
+            if let date = formatter.date(from: normalized) { return max(0, date.timeIntervalSince(now)) }
+        }
+        return nil
     }
 
     /// At most 200 characters; any run of 16 or more token-alphabet characters is redacted.
@@ -82,7 +88,8 @@ public enum ProviderError: Error, Sendable, Hashable {
             output += run.count >= 16 ? "<redacted>" : run
             run = ""
         }
-        for character in text.prefix(200) {
+        // Redact over the whole text first, so a token cut by the length limit leaves no fragment.
+        for character in text {
             if character.isASCII && (character.isLetter || character.isNumber || "-_.~+/=".contains(character)) {
                 run.append(character)
             } else {
@@ -91,6 +98,6 @@ public enum ProviderError: Error, Sendable, Hashable {
             }
         }
         flush()
-        return output
+        return String(output.prefix(200))
     }
 }

@@ -121,12 +121,16 @@ extension Session {
                 let verified: VerifiedTokens
                 do {
                     verified = try await verifier.verifyRefresh(response, previous: base, now: now)
-                } catch {
+                } catch SessionError.verificationFailed(let failure) {
                     // Nothing of a rejected response becomes current; every token it touched is revoked.
                     record.session = nil
                     record.pendingRevocations.append(presented)
                     if let rotated = response.refreshToken, rotated != presented { record.pendingRevocations.append(rotated) }
                     try? await Self.save(store, record)
+                    throw SessionError.verificationFailed(failure)
+                } catch {
+                    // The keys could not be fetched: nothing was judged. The rotated token stays pending
+                    // in the store, and the retry presents it.
                     throw error
                 }
                 record.session = verified.stored()

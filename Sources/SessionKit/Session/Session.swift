@@ -46,6 +46,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
     private var nextSubscriber: UInt64 = 0
     private var observers: [@Sendable (SessionEvent) -> Void] = []
     var backgroundRevoker: Task<Void, Never>?
+    private var refreshTask: Task<Void, Never>?
 
     /// Creates a session.
     ///
@@ -296,7 +297,11 @@ public actor Session<C: Clock> where C.Duration == Duration {
                 Task { await self.runExchange(code: Secret(code), attempt: attempt, generation: generation) }
             case .refresh(let generation, let restoring):
                 let previous = restoring ? nil : refreshBase()
-                Task { await self.runRefresh(generation: generation, previous: previous) }
+                refreshTask = Task { await self.runRefresh(generation: generation, previous: previous) }
+            case .cancelRefresh:
+                // The provider may already have rotated the token; the sign-out revokes what the store holds.
+                refreshTask?.cancel()
+                refreshTask = nil
             case .revoke(let generation, _):
                 Task { await self.runRevoke(generation: generation) }
             case .disconnect(let generation, _):

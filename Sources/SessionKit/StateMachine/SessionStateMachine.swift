@@ -138,6 +138,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case cancelTimer(TimerID)
         case exchangeCode(code: String, attempt: SignInAttempt, generation: UInt64)
         case refresh(generation: UInt64, restoring: Bool)
+        /// Sign-out or deletion overtook a refresh: stop its request so the journal is written at once.
+        case cancelRefresh
         case revoke(generation: UInt64, attempt: Int)
         case disconnect(generation: UInt64, attempt: Int)
         /// An old session's refresh token moves to the background revocation queue.
@@ -516,7 +518,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .refreshing(let refreshing):
             return beginRevoking(
                 from: .refreshing, tokens: refreshing.previous, id: id, waiter: waiter,
-                others: [.resume(Self.ordered(refreshing.waiters), .failed(.signOutInProgress))]
+                others: [.cancelRefresh, .resume(Self.ordered(refreshing.waiters), .failed(.signOutInProgress))]
                     + (refreshing.retryTimer.map { [.cancelTimer($0)] } ?? []))
         case .revoking(var operation):
             state = .modifying
@@ -551,7 +553,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .refreshing(let refreshing):
             return beginDisconnecting(
                 from: .refreshing, tokens: refreshing.previous, id: id, waiter: waiter,
-                others: [.resume(Self.ordered(refreshing.waiters), .failed(.accountDeletionInProgress))]
+                others: [.cancelRefresh, .resume(Self.ordered(refreshing.waiters), .failed(.accountDeletionInProgress))]
                     + (refreshing.retryTimer.map { [.cancelTimer($0)] } ?? []))
         case .disconnecting(var operation):
             state = .modifying

@@ -23,7 +23,7 @@ package final class AsyncMutex: Sendable {
         case waiting
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an unlocked mutex.
     package init() {}

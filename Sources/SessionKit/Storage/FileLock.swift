@@ -49,7 +49,7 @@ package final class FileLock: Sendable {
 
     private let path: String
     private let fileSystem: any StoreFileSystem
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a lock on the file at `path`, which is created (mode 0600) when missing.
     package init(path: String, fileSystem: any StoreFileSystem) {

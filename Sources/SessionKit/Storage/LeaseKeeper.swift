@@ -27,7 +27,7 @@ package final class LeaseKeeper: Sendable {
     }
 
     @TaskLocal private static var heldTokens: [Token] = []
-    private static let registry = Mutex<[String: WeakKeeper]>([:])
+    private static let registry = Locked<[String: WeakKeeper]>([:])
 
     private let mutex = AsyncMutex()
     private let crossProcess: CrossProcessAcquire?

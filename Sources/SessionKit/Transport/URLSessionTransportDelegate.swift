@@ -22,7 +22,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     private let maximumResponseSize: Int
-    private let exchanges = Mutex<[Int: Exchange]>([:])
+    private let exchanges = Locked<[Int: Exchange]>([:])
 
     init(maximumResponseSize: Int) {
         self.maximumResponseSize = maximumResponseSize

@@ -75,7 +75,7 @@ enum HarnessError: Error {
 
 /// Collects a session's transitions as they happen.
 final class TransitionRecorder: Sendable {
-    private let transitions = Mutex<[SessionTransition]>([])
+    private let transitions = Locked<[SessionTransition]>([])
 
     func record(_ event: SessionEvent) {
         if case .transition(let transition) = event {

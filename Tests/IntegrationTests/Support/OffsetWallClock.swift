@@ -1,4 +1,5 @@
 import Foundation
+import SessionKit
 import Synchronization
 
 /// The real date plus an offset the test moves forward.
@@ -6,7 +7,7 @@ import Synchronization
 /// Real providers stamp `iat` and `exp` with real time, so the session's wall clock must stay
 /// close to it; moving the offset makes a token due (or a key-set fetch old) without waiting.
 final class OffsetWallClock: Sendable {
-    private let offset = Mutex<TimeInterval>(0)
+    private let offset = Locked<TimeInterval>(0)
 
     func now() -> Date {
         Date().addingTimeInterval(offset.withLock { $0 })

@@ -20,7 +20,7 @@ final class ReroutableTransport: HTTPTransport {
     }
 
     private let provider: any HTTPTransport
-    private let state = Mutex<(detour: Detour?, log: [Entry])>((nil, []))
+    private let state = Locked<(detour: Detour?, log: [Entry])>((nil, []))
 
     init(provider: any HTTPTransport) {
         self.provider = provider

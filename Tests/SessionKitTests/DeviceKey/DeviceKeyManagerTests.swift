@@ -216,10 +216,11 @@ struct DeviceKeyManagerTests {
                 errors.append(error)
             }
         }
-        #expect(errors == [
-            .unavailable(status: 503, retryAfter: .seconds(5)), .unavailable(status: 429, retryAfter: .seconds(30)),
-            .transport(.connectionFailed("simulated connection failure")), .malformedResponse,
-        ])
+        #expect(
+            errors == [
+                .unavailable(status: 503, retryAfter: .seconds(5)), .unavailable(status: 429, retryAfter: .seconds(30)),
+                .transport(.connectionFailed("simulated connection failure")), .malformedResponse,
+            ])
         #expect(errors.map(\.isTransient) == [true, true, true, false])
         _ = try await manager.deviceKey(accessToken: setup.accessToken)
         #expect(await manager.exchangeCount == 5)
@@ -316,10 +317,11 @@ struct DeviceKeyManagerTests {
         #expect(requests.map { $0.header("authorization") } == ["Bearer at-1", "Bearer at-2"])
         #expect(requests.map { $0.header("content-type") } == ["application/json", "application/json"])
         let bodies = try requests.map { try #require(try JSONSerialization.jsonObject(with: $0.body ?? Data()) as? [String: String]) }
-        #expect(bodies == [
-            ["device_uuid": "uuid-1", "platform": "macos"],
-            ["device_uuid": "uuid-1", "platform": "macos", "device_secret": "s1"],
-        ])
+        #expect(
+            bodies == [
+                ["device_uuid": "uuid-1", "platform": "macos"],
+                ["device_uuid": "uuid-1", "platform": "macos", "device_secret": "s1"],
+            ])
     }
 
     @Test func malformedSuccessBodiesAreRejected() async throws {
@@ -349,10 +351,12 @@ struct DeviceKeyManagerTests {
             now: { Date(timeIntervalSince1970: 0) })
         let key = try await manager.deviceKey(accessToken: Secret("ACCESS-789"))
         let credential = try #require(await store.device)
-        let texts = [
-            String(describing: key), String(reflecting: key), String(describing: credential),
-            String(reflecting: credential),
-        ] + [DeviceKeyManager.ExchangeError.invalidDeviceSecret, .transport(.timedOut), .storage(.noSpace)].map(String.init(describing:))
+        let texts =
+            [
+                String(describing: key), String(reflecting: key), String(describing: credential),
+                String(reflecting: credential),
+            ]
+            + [DeviceKeyManager.ExchangeError.invalidDeviceSecret, .transport(.timedOut), .storage(.noSpace)].map(String.init(describing:))
         for text in texts {
             #expect(!text.contains("KEY-VALUE-123"))
             #expect(!text.contains("SECRET-456"))

@@ -35,10 +35,10 @@ actor MemoryDeviceStore: DeviceCredentialStore {
 
 /// A transport that answers from a fixed list and records what it was sent.
 final class ScriptedTransport: HTTPTransport {
-    private let state: Mutex<(responses: [HTTPResponse], requests: [HTTPRequest])>
+    private let state: Locked<(responses: [HTTPResponse], requests: [HTTPRequest])>
 
     init(_ responses: [HTTPResponse]) {
-        state = Mutex((responses, []))
+        state = Locked((responses, []))
     }
 
     var requests: [HTTPRequest] { state.withLock { $0.requests } }
@@ -59,7 +59,7 @@ final class ScriptedTransport: HTTPTransport {
 
 /// Hands out "device-1", "device-2", … so tests can tell bootstraps apart.
 final class SequentialUUIDs: Sendable {
-    private let counter = Mutex(0)
+    private let counter = Locked(0)
 
     func next() -> String {
         counter.withLock { value in

@@ -6,7 +6,7 @@ import Testing
 /// Answers every request with one canned result and remembers what was asked.
 private final class CannedDocumentTransport: HTTPTransport {
     private let answer: Result<HTTPResponse, TransportError>
-    private let requests = Mutex<[HTTPRequest]>([])
+    private let requests = Locked<[HTTPRequest]>([])
 
     init(_ answer: Result<HTTPResponse, TransportError>) {
         self.answer = answer

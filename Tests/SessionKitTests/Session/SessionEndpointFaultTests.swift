@@ -111,7 +111,7 @@ struct SessionEndpointFaultTests {
             ])
         let rejected = try #require(h.issued.refreshTokens.first)
         #expect(h.journal.savedRecords.allSatisfy { $0.session == nil })
-        #expect(!h.refreshTokenIsLive(rejected))
+        #expect(!h.provider.isRefreshTokenActive(rejected))
         #expect(h.provider.activeGrantCount == 0)
         // With nothing cached there is no second key fetch for an unknown kid.
         #expect(h.provider.requestCount(for: .jwks) == 1)
@@ -168,7 +168,7 @@ struct SessionEndpointFaultTests {
             ])
         #expect(h.provider.requestCount(for: .revocation) == 2)
         #expect(h.store.record.isEmpty)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
     }
 
@@ -187,7 +187,7 @@ struct SessionEndpointFaultTests {
             ])
         #expect(h.transitionTimes.suffix(2) == [0, 4])
         #expect(h.store.record.isEmpty)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
     }
 
     @Test("a 200 revocation answer with an unreadable body still confirms (RFC 7009 needs only the status)")
@@ -220,7 +220,7 @@ struct SessionEndpointFaultTests {
         #expect(h.store.record.isEmpty)
         #expect(h.provider.requestCount(for: .revocation) == 1)
         // The provider was not told: the token is still good there, but the app no longer holds it.
-        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken))
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
 
@@ -268,7 +268,7 @@ struct SessionEndpointFaultTests {
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(h.store.record.isEmpty)
         #expect(h.store.device == nil)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
     }
 
@@ -300,12 +300,16 @@ struct SessionEndpointFaultTests {
         } else {
             #expect((0...2).contains(retry.afterSeconds))
         }
+        // The refresh token is revoked in the background; let that finish before reading the provider.
+        await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
+        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(
-            Array(h.steps.prefix(7)) == Step.signIn() + [
+            h.steps == Step.signIn() + [
                 .move(.active, .disconnecting, .accountDeletionRequested),
                 .move(.disconnecting, .disconnecting, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: because)),
                 .move(.disconnecting, .signedOut, .accountDeleted),
                 .event(.deleteUserData(subject: "alice")),
+                .event(.deferredRevocationCompleted),
             ])
         #expect(h.provider.requestCount(for: .disconnect) == 2)
         #expect(h.provider.requestCount(for: .deviceKeyExchange) == 1)
@@ -320,16 +324,64 @@ struct SessionEndpointFaultTests {
         await h.advanceToNextSleeper()
         #expect(await deletion.value.error == nil)
         let retry = try #require(h.retries.first)
+        // The refresh token is revoked in the background; let that finish before reading the provider.
+        await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
+        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(
-            Array(h.steps.prefix(7)) == Step.signIn() + [
+            h.steps == Step.signIn() + [
                 .move(.active, .disconnecting, .accountDeletionRequested),
                 .move(.disconnecting, .disconnecting, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "HTTP 503")),
                 .move(.disconnecting, .signedOut, .accountDeleted),
                 .event(.deleteUserData(subject: "alice")),
+                .event(.deferredRevocationCompleted),
             ])
         #expect(h.provider.requestCount(for: .deviceKeyExchange) == 2)
         #expect(h.provider.requestCount(for: .disconnect) == 1)
         #expect(h.provider.revokedChains.map(\.reason) == [.disconnect])
+    }
+
+    @Test("a provider without app disconnect: deletion is unavailable, the session and credentials stay")
+    func noDisconnectEndpoint() async throws {
+        let h = try SessionHarness { $0.provider.disconnectEndpoint = nil }
+        await h.startRecording()
+        let signedIn = try await h.signIn()
+        await #expect(throws: SessionError.unsupported("the provider offers no app disconnect")) { try await h.session.deleteAccount() }
+        #expect(
+            h.steps == Step.signIn() + [
+                .move(.active, .disconnecting, .accountDeletionRequested),
+                .move(.disconnecting, .active, .accountDeletionUnavailable("the provider offers no app disconnect")),
+            ])
+        #expect(h.store.record.session == signedIn)
+        #expect(h.store.record.pendingOperation == nil)
+        #expect(h.provider.requestCount(for: .disconnect) == 0)
+        #expect(try await h.session.validAccessToken().secret == signedIn.accessToken)
+    }
+
+    @Test("a journaled deletion refused after a relaunch: the account stays and the session is restored")
+    func resumedDeletionRefused() async throws {
+        let h = try SessionHarness()
+        let signedIn = try await h.signIn()
+        var record = h.store.record
+        record.pendingOperation = .deleteAccount
+        h.store.replaceRecord(record)
+        h.provider.script(.forbidden, on: .disconnect)
+        let relaunched = await h.relaunch()
+
+        await #expect(throws: SessionError.accountDeletionRefused(status: 403)) { try await relaunched.restore() }
+        await h.waitUntil("restored") { await relaunched.stage == .active }
+        #expect(
+            h.steps == [
+                .move(.signedOut, .disconnecting, .resumingPendingOperation),
+                .move(.disconnecting, .refreshing, .accountDeletionRefused(status: 403)),
+                .move(.refreshing, .active, .verified(subject: "alice")),
+            ])
+        let stored = try #require(h.store.record.session)
+        #expect(h.store.record.pendingOperation == nil)
+        #expect(stored.rotation == 1)
+        #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
+        #expect(h.provider.revokedChains.isEmpty)
+        #expect(try await relaunched.validAccessToken().secret == stored.accessToken)
     }
 
     // MARK: Signing keys
@@ -373,26 +425,22 @@ struct SessionEndpointFaultTests {
         let result = await caller.value
 
         #expect(h.provider.requestLog.filter { $0.endpoint == .jwks }.map(\.status).prefix(2) == [200, 503])
-        withKnownIssue("runRefresh wipes the stored session on a transient key-set failure, so the retry finds nothing") {
-            #expect(h.provider.requestLog.filter { $0.endpoint == .jwks }.map(\.status) == [200, 503, 200])
-            let retry = try #require(h.retries.first)
-            #expect(
-                h.steps == Step.signIn() + [
-                    .move(.active, .refreshing, .tokenDue(inSeconds: 0, callers: 1)),
-                    .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "503 server_error")),
-                    .move(.refreshing, .active, .refreshed(callers: 1)),
-                ])
-            let token = try #require(result.value)
-            let stored = try #require(h.store.record.session)
-            #expect(token.secret == stored.accessToken)
-            #expect(stored.rotation == 1)
-            #expect(h.refreshTokenIsLive(stored.refreshToken))
-        }
-        withKnownIssue("the rotated token of the interrupted refresh is queued for revocation but no revoker runs") {
-            // No refresh token is left active at the provider without being the stored current one.
-            let current = h.store.record.session?.refreshToken
-            #expect(h.issued.refreshTokens.allSatisfy { $0 == current || !h.refreshTokenIsLive($0) })
-        }
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.requestLog.filter { $0.endpoint == .jwks }.map(\.status) == [200, 503, 200])
+        let retry = try #require(h.retries.first)
+        #expect(
+            h.steps == Step.signIn() + [
+                .move(.active, .refreshing, .tokenDue(inSeconds: 0, callers: 1)),
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "503 server_error")),
+                .move(.refreshing, .active, .refreshed(callers: 1)),
+            ])
+        let token = try #require(result.value)
+        let stored = try #require(h.store.record.session)
+        #expect(token.secret == stored.accessToken)
+        #expect(stored.rotation == 1)
+        #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
+        // No refresh token is left active at the provider without being the stored current one.
+        let current = h.store.record.session?.refreshToken
+        #expect(h.issued.refreshTokens.allSatisfy { $0 == current || !h.provider.isRefreshTokenActive($0) })
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
     }
 }

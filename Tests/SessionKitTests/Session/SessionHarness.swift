@@ -39,8 +39,7 @@ final class SessionHarness: Sendable {
         self.clock = clock
         self.epoch = clock.wallClockNow()
         let provider = try SimulatedProvider(
-            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() },
-            signingKeys: try SimulatedProviderKeys.shared(count: 3))
+            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: try SimulatedProviderKeys.shared(count: 3))
         self.provider = provider
         let issued = self.issued
         self.presenter = ScriptedPresenter(authorize: { (url, subject, decision) throws(SimulatedProviderAuthorizationError) -> URL in
@@ -168,17 +167,6 @@ final class SessionHarness: Sendable {
         return clock.advanceToNextDeadline()
     }
 
-    /// Whether the provider would still accept this refresh token. Takes a `Secret`, so a failing
-    /// expectation prints it redacted.
-    func refreshTokenIsLive(_ token: Secret) -> Bool {
-        provider.isRefreshTokenActive(token.value)
-    }
-
-    /// Whether the provider would still accept this access token.
-    func accessTokenIsLive(_ token: Secret) -> Bool {
-        provider.isAccessTokenActive(token.value)
-    }
-
     /// Seconds since the clock started.
     var elapsed: Double {
         let (seconds, attoseconds) = clock.now.offset.components
@@ -242,7 +230,7 @@ extension SessionHarness {
             var deviceSecrets: [Secret] = []
         }
 
-        private let values = Mutex(Values())
+        private let values = Locked(Values())
 
         var accessTokens: [Secret] { values.withLock { $0.accessTokens } }
         var refreshTokens: [Secret] { values.withLock { $0.refreshTokens } }
@@ -293,7 +281,7 @@ extension SessionHarness {
     /// A credential store that keeps every record saved through it, in order.
     final class JournalingStore: CredentialStore {
         let base: InMemoryCredentialStore
-        private let saved = Mutex<[CredentialRecord]>([])
+        private let saved = Locked<[CredentialRecord]>([])
 
         init(base: InMemoryCredentialStore) {
             self.base = base
@@ -318,7 +306,7 @@ extension SessionHarness {
 
     /// The session's events, appended by a synchronous observer.
     final class EventRecorder: Sendable {
-        private let storage = Mutex<[SessionEvent]>([])
+        private let storage = Locked<[SessionEvent]>([])
 
         func append(_ event: SessionEvent) {
             storage.withLock { $0.append(event) }
@@ -355,7 +343,7 @@ enum SessionCallResult<Value: Sendable>: Sendable {
 extension SessionHarness {
     /// Values appended from any task, read in order.
     final class Collected<Value: Sendable>: Sendable {
-        private let storage = Mutex<[Value]>([])
+        private let storage = Locked<[Value]>([])
 
         func append(_ value: Value) {
             storage.withLock { $0.append(value) }

@@ -113,7 +113,9 @@ struct SessionNoSecretsTests {
                 let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await session.signIn() } }
                 await h.presenter.waitForSuspendedPresentations(count: 1)
                 let callback = try h.authorizePending()
-                let forged = try #require(URL(string: callback.absoluteString.replacingOccurrences(of: "state=", with: "state=x")))
+                let foreign = try #require(URL(string: callback.absoluteString.replacingOccurrences(of: "state=", with: "state=x")))
+                printed.add(await session.handle(foreign))
+                let forged = try #require(URL(string: callback.absoluteString.replacingOccurrences(of: "iss=", with: "iss=x")))
                 printed.add(await session.handle(forged))
                 printed.add(await signIn.value.error as Any)
             }

@@ -31,7 +31,7 @@ struct SessionRefreshFaultTests {
         #expect(token.secret == stored.accessToken)
         #expect(token.secret != signedIn.accessToken)
         #expect(stored.pendingRefreshToken == nil)
-        #expect(h.refreshTokenIsLive(stored.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
         #expect(await h.session.stage == .active)
     }
 
@@ -67,7 +67,7 @@ struct SessionRefreshFaultTests {
         let waited = fault == .timeout ? 30.0 : 0
         #expect(abs(h.transitionTimes.last! - (3540 + waited + retry.afterSeconds)) < 1e-6)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 2)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
     }
 
     @Test(
@@ -216,7 +216,7 @@ struct SessionRefreshFaultTests {
         #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .active, .refreshFailedTransiently(reason))])
         #expect(await h.session.stage == .active)
         #expect(h.store.record.session == signedIn)
-        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken))
 
         let token = try await h.session.validAccessToken()
         #expect(token.secret == h.store.record.session?.accessToken)
@@ -254,8 +254,8 @@ struct SessionRefreshFaultTests {
         #expect(h.provider.requestCount(for: .jwks) == (code == "unknown_kid" ? 2 : 1))
         let rejected = try #require(h.issued.accessTokens.last)
         #expect(h.journal.savedRecords.allSatisfy { $0.session?.accessToken != rejected })
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
-        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
+        #expect(h.issued.refreshTokens.allSatisfy { !h.provider.isRefreshTokenActive($0) })
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(h.store.record.isEmpty)
     }

@@ -26,8 +26,8 @@ struct SessionScenarioTests {
         #expect(stored.refreshToken != signedIn.refreshToken)
         #expect(stored.pendingRefreshToken == nil)
         #expect(stored.rotation == 1)
-        #expect(h.refreshTokenIsLive(stored.refreshToken))
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         // Fresh again: handed out without another request.
         #expect(try await h.session.validAccessToken() == refreshed)
         #expect(h.provider.tokenRequestCount == 2)
@@ -52,8 +52,8 @@ struct SessionScenarioTests {
         #expect(saves.suffix(2).map(\.pendingOperation) == [.signOut, nil])
         #expect(saves.suffix(2).first?.session == stored)
         #expect(h.issued.refreshTokens.count == 2)
-        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
-        #expect(h.issued.accessTokens.allSatisfy { !h.accessTokenIsLive($0) })
+        #expect(h.issued.refreshTokens.allSatisfy { !h.provider.isRefreshTokenActive($0) })
+        #expect(h.issued.accessTokens.allSatisfy { !h.provider.isAccessTokenActive($0) })
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
 
@@ -146,8 +146,8 @@ struct SessionScenarioTests {
             ])
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(h.store.record.isEmpty)
-        #expect(h.issued.refreshTokens.allSatisfy { !h.refreshTokenIsLive($0) })
-        #expect(!h.accessTokenIsLive(rejectedAccess))
+        #expect(h.issued.refreshTokens.allSatisfy { !h.provider.isRefreshTokenActive($0) })
+        #expect(!h.provider.isAccessTokenActive(rejectedAccess))
         #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
         #expect(h.provider.requestCount(for: .revocation) == 2)
@@ -195,7 +195,7 @@ struct SessionScenarioTests {
                 .move(.revoking, .signedOut, .revocationConfirmed),
             ])
         #expect(h.store.record.isEmpty)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.map(\.reason) == [.revocation])
     }
 
@@ -232,32 +232,33 @@ struct SessionScenarioTests {
         await h.startRecording()
         let signedIn = try await h.signIn()
         try await h.session.deleteAccount()
+        #expect(await h.session.stage == .signedOut)
+        #expect(h.store.record.session == nil)
+        #expect(h.store.record.pendingOperation == nil)
+        // The journal held the intent, with the credentials, before anything was wiped.
+        let journaled = try #require(h.journal.savedRecords.firstIndex { $0.pendingOperation == .deleteAccount })
+        #expect(h.journal.savedRecords[journaled].session == signedIn)
+
+        // The refresh token is also revoked, in the background, after the delete-data event.
+        await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
+        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .disconnecting, .accountDeletionRequested),
                 .move(.disconnecting, .signedOut, .accountDeleted),
                 .event(.deleteUserData(subject: "alice")),
+                .event(.deferredRevocationCompleted),
             ])
-        #expect(await h.session.stage == .signedOut)
-        #expect(h.store.record.session == nil)
-        #expect(h.store.record.pendingOperation == nil)
+        #expect(h.store.record.isEmpty)
         // The device was registered for the disconnect, then its credential reset.
         #expect(h.provider.registeredDeviceCount == 1)
         #expect(h.provider.requestCount(for: .deviceKeyExchange) == 1)
         #expect(h.provider.requestCount(for: .disconnect) == 1)
+        #expect(h.provider.requestCount(for: .revocation) == 1)
         #expect(h.store.device == nil)
         #expect(h.store.count(of: .removeDevice) == 1)
         #expect(h.provider.revokedChains.map(\.reason) == [.disconnect])
-        // The journal held the intent, with the credentials, before anything was wiped.
-        let journaled = try #require(h.journal.savedRecords.firstIndex { $0.pendingOperation == .deleteAccount })
-        #expect(h.journal.savedRecords[journaled].session == signedIn)
-
-        // The refresh token is also revoked (in the background), then the queue is empty.
-        await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
-        #expect(h.steps.last == .event(.deferredRevocationCompleted))
-        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
-        #expect(h.store.record.isEmpty)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
 
@@ -282,7 +283,7 @@ struct SessionScenarioTests {
         #expect(h.store.record.pendingOperation == nil)
         #expect(h.journal.savedRecords.contains { $0.pendingOperation == .deleteAccount })
         #expect(try await h.session.validAccessToken().secret == signedIn.accessToken)
-        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.revokedChains.isEmpty)
         #expect(h.provider.requestCount(for: .disconnect) == 1)
         #expect(h.provider.requestCount(for: .revocation) == 0)
@@ -356,8 +357,8 @@ struct SessionScenarioTests {
         let stored = try #require(h.store.record.session)
         #expect(stored.rotation == 1)
         #expect(stored.refreshToken != signedIn.refreshToken)
-        #expect(h.refreshTokenIsLive(stored.refreshToken))
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
         #expect(try await relaunched.validAccessToken().secret == stored.accessToken)
         #expect(await relaunched.identity?.subject == "alice")
@@ -393,7 +394,7 @@ struct SessionScenarioTests {
             ])
         // Nothing verified to show, nothing wiped: the next launch restores.
         #expect(h.store.record.session == signedIn)
-        #expect(h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken))
         let again = await h.relaunch()
         #expect(try await again.restore() == .active)
         #expect(h.steps.suffix(2) == [.move(.signedOut, .refreshing, .restoring), .move(.refreshing, .active, .verified(subject: "alice"))])
@@ -436,7 +437,7 @@ struct SessionScenarioTests {
                 .move(.revoking, .signedOut, .revocationConfirmed),
             ])
         #expect(h.store.record.isEmpty)
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.provider.requestCount(grantType: "refresh_token") == 0)
     }
 
@@ -450,16 +451,19 @@ struct SessionScenarioTests {
         let relaunched = await h.relaunch()
 
         #expect(try await relaunched.restore() == .signedOut)
+        #expect(h.store.record.session == nil)
+        #expect(h.store.record.pendingOperation == nil)
+        await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
+        await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(
             h.steps == [
                 .move(.signedOut, .disconnecting, .resumingPendingOperation),
                 .move(.disconnecting, .signedOut, .accountDeleted),
                 .event(.deleteUserData(subject: "alice")),
+                .event(.deferredRevocationCompleted),
             ])
-        #expect(h.store.record.session == nil)
-        #expect(h.store.record.pendingOperation == nil)
         #expect(h.store.device == nil)
         #expect(h.provider.revokedChains.map(\.reason) == [.disconnect])
-        #expect(!h.refreshTokenIsLive(signedIn.refreshToken))
+        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
     }
 }

@@ -27,7 +27,7 @@ struct ScriptedPresenterTests {
         let fixture = try ProviderFixture()
         let presenter = ScriptedPresenter(provider: fixture.provider)
         presenter.enqueue(.approve(subject: "alice", delivery: .appToApp))
-        let delivered = Mutex<[URL]>([])
+        let delivered = Locked<[URL]>([])
         presenter.onAppToAppOpen { url in delivered.withLock { $0.append(url) } }
         let result = try await presenter.present(request(fixture, pkce: try PKCE.generate()))
         #expect(result == nil)

@@ -187,9 +187,10 @@ struct SimulatedProviderFaultTests {
             }
         }
         #expect(errors == [.subjectMismatch, .audienceMismatch, .badSignature])
-        #expect(fixture.provider.requestLog.suffix(3).map { $0.fault?.description } == [
-            "tamperedIDToken(subject)", "tamperedIDToken(audience)", "tamperedIDToken(badSignature)",
-        ])
+        #expect(
+            fixture.provider.requestLog.suffix(3).map { $0.fault?.description } == [
+                "tamperedIDToken(subject)", "tamperedIDToken(audience)", "tamperedIDToken(badSignature)",
+            ])
     }
 
     @Test func requestLogRecordsCallsWithoutSecrets() async throws {
@@ -201,12 +202,13 @@ struct SimulatedProviderFaultTests {
         _ = try await fixture.refresh(tokens.refreshToken)
         _ = try await fixture.revoke(tokens.refreshToken)
         let log = fixture.provider.requestLog
-        #expect(log.map(\.description) == [
-            "POST /oauth/token grant_type=authorization_code → 200",
-            "POST /oauth/token grant_type=refresh_token → 200",
-            "POST /oauth/token grant_type=refresh_token → 400 invalid_grant",
-            "POST /oauth/revoke → 200",
-        ])
+        #expect(
+            log.map(\.description) == [
+                "POST /oauth/token grant_type=authorization_code → 200",
+                "POST /oauth/token grant_type=refresh_token → 200",
+                "POST /oauth/token grant_type=refresh_token → 400 invalid_grant",
+                "POST /oauth/revoke → 200",
+            ])
         let everything = log.map { "\($0) \(String(reflecting: $0))" }.joined()
         let leaked = [code.value, pkce.verifier, tokens.refreshToken.value, tokens.accessToken.value].filter {
             everything.contains($0)

@@ -46,9 +46,10 @@ struct SimulatedProviderRefreshTests {
         #expect(ProviderFixture.errorCode(replay) == "invalid_grant")
         #expect(!fixture.provider.isRefreshTokenActive(third.refreshToken))
         #expect(!fixture.provider.isAccessTokenActive(third.accessToken))
-        #expect(fixture.provider.revokedChains == [
-            SimulatedProviderRevokedChain(subject: "alice", clientID: "sim-client", reason: .refreshTokenReuse)
-        ])
+        #expect(
+            fixture.provider.revokedChains == [
+                SimulatedProviderRevokedChain(subject: "alice", clientID: "sim-client", reason: .refreshTokenReuse)
+            ])
         let afterRevocation = try await fixture.refresh(third.refreshToken)
         #expect(ProviderFixture.errorCode(afterRevocation) == "invalid_grant")
         #expect(fixture.provider.activeGrantCount == 0)

@@ -46,11 +46,12 @@ struct SimulatedProviderSigningKeyTests {
         try fixture.provider.rotateSigningKey(retainPreviousFor: .zero)
         #expect(fixture.provider.currentKeyID == "sim-key-3")
         // Re-labelling is not enough: the new key must not verify the first key's signature.
-        let forged = JWKS(keys: try await fixture.jwks().keys.map { key in
-            var relabelled = key
-            relabelled.kid = "sim-key-1"
-            return relabelled
-        })
+        let forged = JWKS(
+            keys: try await fixture.jwks().keys.map { key in
+                var relabelled = key
+                relabelled.kid = "sim-key-1"
+                return relabelled
+            })
         #expect(throws: IDTokenError.badSignature) {
             try IDTokenValidator.validate(
                 token, keys: forged, expecting: fixture.expectations(nonce: nil), now: fixture.clock.wallClockNow())

@@ -315,6 +315,7 @@ struct MachineScript: CustomStringConvertible {
         case .cancelTimer(let id): "cancelTimer(\(id.raw))"
         case .exchangeCode(let code, let attempt, let generation): "exchangeCode(\(code), \(attempt.state), gen \(generation))"
         case .refresh(let generation, let restoring): restoring ? "refresh(gen \(generation), restoring)" : "refresh(gen \(generation))"
+        case .cancelRefresh: "cancelRefresh"
         case .revoke(let generation, let attempt): "revoke(gen \(generation), attempt \(attempt))"
         case .disconnect(let generation, let attempt): "disconnect(gen \(generation), attempt \(attempt))"
         case .deferRevocation: "deferRevocation"

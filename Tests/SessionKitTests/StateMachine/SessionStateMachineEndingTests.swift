@@ -33,6 +33,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.signOut(waiter: 3) == [
+                    "cancelRefresh",
                     "resume([1,2], failed(signOutInProgress))",
                     "transition(refreshing→revoking: sign-out requested; revoking at the provider)",
                     "revoke(gen 2, attempt 1)",
@@ -47,6 +48,7 @@ extension StateMachineTests {
             _ = m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: .seconds(2)))
             #expect(
                 m.signOut(waiter: 2) == [
+                    "cancelRefresh",
                     "resume([1], failed(signOutInProgress))",
                     "cancelTimer(2)",
                     "transition(refreshing→revoking: sign-out requested; revoking at the provider)",
@@ -186,6 +188,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.deleteAccount(waiter: 3) == [
+                    "cancelRefresh",
                     "resume([1,2], failed(accountDeletionInProgress))",
                     "transition(refreshing→disconnecting: account deletion requested; disconnecting at the provider)",
                     "disconnect(gen 2, attempt 1)",

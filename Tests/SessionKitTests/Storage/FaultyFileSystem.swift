@@ -40,7 +40,7 @@ final class FaultyFileSystem: StoreFileSystem {
     }
 
     private let real = POSIXFileSystem()
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Called each time a blocking exclusive lock is requested, before it blocks.
     private let onBlockingLock: (@Sendable () -> Void)?
 

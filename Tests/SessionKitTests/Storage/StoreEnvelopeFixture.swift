@@ -4,6 +4,19 @@
 enum StoreEnvelopeFixture {
     /// ``StoreFixtures/fullRecord`` as a credentials file.
     static let schemaOneRecord = """
+        iVNLUw0KGgpDUkVEAAAAAQAAAAAAAAHceyJwZW5kaW5nT3BlcmF0aW9uIjp7ImRlbGV0ZUFjY291bnQiOnt9fSwicGVuZGlu
+        Z1Jldm9jYXRpb25zIjpbIm9sZC1yZWZyZXNoLTEiLCJvbGQtcmVmcmVzaC0yIl0sInNlc3Npb24iOnsiYWNjZXNzVG9rZW4i
+        OiJhY2Nlc3MtdG9rZW4tdmFsdWUiLCJhY2Nlc3NUb2tlbkV4cGlyZXNBdCI6Nzg4OTE4NDAwLjI1LCJhdWRpZW5jZSI6WyJj
+        bGllbnQtYSIsImNsaWVudC1iIl0sImNhbm9uaWNhbFN1YmplY3QiOiJ1c2VyLTEiLCJpZFRva2VuIjoiaWQtdG9rZW4tdmFs
+        dWUiLCJpc0Fub255bW91cyI6ZmFsc2UsImlzc3VlciI6Imh0dHBzOi8vYXBpLjFwYXNzLmRldiIsImxpbmtlZFN1YmplY3Rz
+        IjpbInVzZXItNDIiLCJ1c2VyLTciXSwicGVuZGluZ1JlZnJlc2hUb2tlbiI6InBlbmRpbmctcmVmcmVzaC12YWx1ZSIsInJl
+        ZnJlc2hUb2tlbiI6InJlZnJlc2gtdG9rZW4tdmFsdWUiLCJyb3RhdGlvbiI6Nywic3ViamVjdCI6InVzZXItNDIifX1/S2dy
+        Pxg4/x63Ce5QlbzUCV7cyrh5WmLadqG5TfOQ2A==
+        """
+
+    /// ``StoreFixtures/fullRecord`` without the account-merge claims, as written before
+    /// `canonicalSubject`, `linkedSubjects` and `isAnonymous` existed.
+    static let schemaOneRecordBeforeAccountClaims = """
         iVNLUw0KGgpDUkVEAAAAAQAAAAAAAAGGeyJwZW5kaW5nT3BlcmF0aW9uIjp7ImRlbGV0ZUFjY291bnQiOnt9fSwicGVuZGlu
         Z1Jldm9jYXRpb25zIjpbIm9sZC1yZWZyZXNoLTEiLCJvbGQtcmVmcmVzaC0yIl0sInNlc3Npb24iOnsiYWNjZXNzVG9rZW4i
         OiJhY2Nlc3MtdG9rZW4tdmFsdWUiLCJhY2Nlc3NUb2tlbkV4cGlyZXNBdCI6Nzg4OTE4NDAwLjI1LCJhdWRpZW5jZSI6WyJj

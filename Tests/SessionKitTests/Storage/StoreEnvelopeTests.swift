@@ -130,6 +130,13 @@ struct StoreEnvelopeTests {
         let fixture = try #require(Data(base64Encoded: StoreEnvelopeFixture.schemaOneRecord, options: .ignoreUnknownCharacters))
         #expect(try StoredPayloadCodec.openRecord(Array(fixture)) == StoreFixtures.fullRecord)
         #expect(sealed == Array(fixture))
+        let older = try #require(
+            Data(base64Encoded: StoreEnvelopeFixture.schemaOneRecordBeforeAccountClaims, options: .ignoreUnknownCharacters))
+        var withoutClaims = StoreFixtures.fullRecord
+        withoutClaims.session?.canonicalSubject = nil
+        withoutClaims.session?.linkedSubjects = nil
+        withoutClaims.session?.isAnonymous = nil
+        #expect(try StoredPayloadCodec.openRecord(Array(older)) == withoutClaims)
         let device = try #require(Data(base64Encoded: StoreEnvelopeFixture.schemaOneDevice, options: .ignoreUnknownCharacters))
         #expect(try StoredPayloadCodec.openDevice(Array(device)) == StoreFixtures.device)
     }

@@ -24,7 +24,8 @@ enum StoreFixtures {
             refreshToken: Secret("refresh-token-value"), pendingRefreshToken: Secret("pending-refresh-value"),
             accessToken: Secret("access-token-value"),
             accessTokenExpiresAt: Date(timeIntervalSince1970: 1_767_225_600.25), idToken: Secret("id-token-value"),
-            issuer: "https://api.1pass.dev", subject: "user-42", audience: ["client-a", "client-b"], rotation: 7),
+            issuer: "https://api.1pass.dev", subject: "user-42", audience: ["client-a", "client-b"], rotation: 7,
+            canonicalSubject: "user-1", linkedSubjects: ["user-42", "user-7"], isAnonymous: false),
         pendingOperation: .deleteAccount,
         pendingRevocations: [Secret("old-refresh-1"), Secret("old-refresh-2")])
 
@@ -106,7 +107,7 @@ final class Gate: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func wait() async {
         await withCheckedContinuation { continuation in
@@ -131,7 +132,7 @@ final class Gate: Sendable {
 
 /// Counts how many tasks are inside a critical section and the most ever seen at once.
 final class OccupancyMeter: Sendable {
-    private let state = Mutex((current: 0, maximum: 0))
+    private let state = Locked((current: 0, maximum: 0))
 
     func enter() {
         state.withLock { state in

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -127,7 +128,7 @@ private final class LineBuffer: Sendable {
         var waiter: CheckedContinuation<String?, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func append(_ line: String) {
         let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
@@ -170,7 +171,7 @@ private final class ExitStatus: Sendable {
         var waiters: [CheckedContinuation<Int32, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func finish(_ status: Int32) {
         let waiters = state.withLock { state in

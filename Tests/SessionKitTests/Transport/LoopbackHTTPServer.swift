@@ -1,4 +1,5 @@
 import Foundation
+import SessionKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -75,7 +76,7 @@ final class LoopbackHTTPServer: Sendable {
 
     private let listener: Int32
     private let handler: @Sendable (ReceivedRequest) -> CannedReply
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let acceptLoopEnded = DispatchSemaphore(value: 0)
 
     /// Starts listening on a free loopback port.

@@ -1,3 +1,4 @@
+import SessionKit
 import Synchronization
 
 /// A clock that moves only when a test advances it, and lets the test wait until code under test
@@ -38,7 +39,7 @@ final class ManualClock: Clock, Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .zero }
