@@ -37,8 +37,9 @@ public struct SessionIdentity: Sendable, Hashable {
 
 /// Tokens whose id_token passed every check. Only ``TokenVerifier`` can make one (the initializer
 /// is `fileprivate`), so holding a value of this type proves verification happened (DESIGN
-/// invariant 2): nothing else can be promoted to the active session, returned or emitted.
-struct VerifiedTokens: MachineTokens, Sendable {
+/// invariant 2): nothing else can be promoted to the active session, returned or emitted. A class,
+/// so handing the current set out on the fast path costs one reference count, not one per field.
+final class VerifiedTokens: MachineTokens, Sendable {
     let accessToken: Secret
     let accessTokenExpiresAt: Date
     let refreshToken: Secret
