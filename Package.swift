@@ -55,21 +55,27 @@ let package = Package(
             dependencies: ["SessionKitJOSE"],
             swiftSettings: strict
         ),
+        .target(
+            name: "BenchmarkSupport",
+            path: "Benchmarks/Support",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "SessionBenchmarks",
-            dependencies: ["SessionKit", "SessionKitTesting"],
+            dependencies: ["BenchmarkSupport", "SessionKit", "SessionKitTesting"],
             path: "Benchmarks/SessionBenchmarks",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "TransportBenchmarks",
-            dependencies: ["SessionKit", "SessionKitTesting"],
+            dependencies: ["BenchmarkSupport", "SessionKit", "SessionKitTesting"],
             path: "Benchmarks/TransportBenchmarks",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "JOSEBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 "SessionKitJOSE",
                 .target(name: "CSessionKitOpenSSL", condition: .when(platforms: [.linux])),
             ],

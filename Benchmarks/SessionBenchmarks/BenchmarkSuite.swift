@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Runs every session measure side by side, round after round, and turns the medians into ``Measure``s.

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The readable form of a run: how each number was obtained, then the tables.

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Turns a run into measures and into the readable table.
