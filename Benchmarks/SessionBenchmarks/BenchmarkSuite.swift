@@ -76,12 +76,17 @@ struct BenchmarkSuite {
             for callee in FastPathBenchmark.Callee.allCases {
                 let pair = FastPathBenchmark.Pair(caller: caller, callee: callee)
                 let name =
-                    callee == .session ? "valid_access_token" : callee == .bareActor ? "bare_actor_call" : "test_clock.valid_access_token"
+                    switch callee {
+                    case .session: "valid_access_token"
+                    case .bareActor: "bare_actor_call"
+                    case .testClockSession: "test_clock.valid_access_token"
+                    case .frozenClockSession: "frozen_clock.valid_access_token"
+                    }
                 measures.append(Measure("\(prefix).\(name)", fastPath.nanoseconds[pair]?.median ?? .nan, unit: "ns/op"))
             }
-            for callee in [FastPathBenchmark.Callee.session, .testClockSession] {
+            for callee in [FastPathBenchmark.Callee.session, .testClockSession, .frozenClockSession] {
                 let ratio = fastPath.ratios[FastPathBenchmark.Pair(caller: caller, callee: callee)]?.median ?? .nan
-                let name = callee == .session ? "ratio" : "test_clock.ratio"
+                let name = callee == .session ? "ratio" : callee == .testClockSession ? "test_clock.ratio" : "frozen_clock.ratio"
                 if caller == .actor && callee == .session {
                     measures.append(Measure("\(prefix).\(name)", ratio, unit: "x", atMost: Self.fastPathRatioLimit))
                 } else {

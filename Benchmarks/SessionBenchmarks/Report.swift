@@ -17,7 +17,8 @@ enum Report {
                     here); "task" = a loop outside any actor, where the compiler may leave the task on
                     the callee's executor between calls, so the bare call is a floor (context).
                     callees: session = wired as an app wires it (ContinuousClock, Date() as wall
-                    clock); test_clock_session = the test kit's (TestClock wall clock); bare_actor.
+                    clock); test_clock_session = the test kit's (TestClock wall clock); frozen_clock_session =
+            the first with a wall clock that returns a fixed date (cost apart from reading the time); bare_actor.
                     ratio = median over rounds of (callee ns/op / bare_actor ns/op, same caller).
         concurrent  K callers ask for a token while it is due; the simulated token endpoint is scripted
                     slow (250 ms of simulated time), so all K join before the response exists.
