@@ -28,6 +28,10 @@ final class CrashRig: Sendable {
     enum Outcome: Equatable {
         case recovered(Recovery)
         case lost(String)
+        /// A journaled deletion whose disconnect had reached the provider, refused on resume
+        /// because the device-key exchange rejects the revoked access token (a known issue of
+        /// `Session`); the next launch finds the refresh token rejected and ends signed out.
+        case deletionRefusedAfterDisconnect
     }
 
     static let subject = "crash-user"
@@ -93,7 +97,9 @@ final class CrashRig: Sendable {
     /// A request's kind as the tool names it: the last path segment, with the grant type for the
     /// token endpoint (`token:refresh_token`).
     static func kind(of request: HTTPRequest) -> String {
-        let name = request.url.path.split(separator: "/").last.map(String.init) ?? ""
+        let segments = request.url.path.split(separator: "/")
+        if segments.contains("connected_apps") { return "disconnect" }
+        let name = segments.last.map(String.init) ?? ""
         guard name == "token", let body = request.body else { return name }
         let grant = String(decoding: body, as: UTF8.self).split(separator: "&")
             .first { $0.hasPrefix("grant_type=") }
@@ -122,12 +128,14 @@ final class CrashRig: Sendable {
     }
 
     /// Starts a `lifecycle-loop` child with tracing; the gate admits its requests from now on.
-    func startLifecycle(tag: String, seed: Int, refreshes: Int = 3) throws -> StoreToolProcess {
+    ///
+    /// Given a request kind, the child is killed as soon as the provider decided its first such request.
+    func startLifecycle(tag: String, seed: Int, refreshes: Int = 3, killAtFirstAnswerTo kind: String? = nil) throws -> StoreToolProcess {
         try start(
             tag: tag,
             ["lifecycle-loop"] + commonArguments(tag: tag) + [
                 "--user", Self.subject, "--refreshes", "\(refreshes)", "--seed", "\(seed)", "--trace",
-            ])
+            ], arming: kind)
     }
 
     /// Starts a `refresh-loop` child; the gate admits its requests from now on and, given a
@@ -163,6 +171,16 @@ final class CrashRig: Sendable {
         try await makeSession(presenter: presenter).signIn()
     }
 
+    /// The first stage the session reaches (or is in) that no background work will leave.
+    private static func settledStage(of session: Session<ContinuousClock>) async -> SessionStage? {
+        for await event in await session.events() {
+            if case .transition(let transition) = event, transition.to == .signedOut || transition.to == .active {
+                return transition.to
+            }
+        }
+        return nil
+    }
+
     /// How many chains the provider revoked because a retired refresh token came back.
     var reuseRevocations: Int {
         provider.revokedChains.count { $0.reason == .refreshTokenReuse }
@@ -176,6 +194,7 @@ final class CrashRig: Sendable {
         let record: CredentialRecord
         do {
             record = try await store.load()
+            _ = try await store.loadDevice()
         } catch {
             return .lost("the store is unreadable: \(error)")
         }
@@ -187,6 +206,14 @@ final class CrashRig: Sendable {
             do {
                 let stage = try await session.restore()
                 guard stage == .signedOut else { return .lost("the journaled \(operation) ended \(stage)") }
+            } catch .accountDeletionRefused(status: 401)
+                where operation == .deleteAccount && record.session.map({ !provider.isRefreshTokenActive($0.refreshToken) }) == true
+            {
+                // The session then restores what it kept, meets the revoked refresh token and signs out.
+                guard await Self.settledStage(of: session) == .signedOut, let after = try? await store.load(),
+                    after.session == nil, after.pendingOperation == nil
+                else { return .lost("a session the provider disconnected stayed") }
+                return .deletionRefusedAfterDisconnect
             } catch {
                 return .lost("the journaled \(operation) did not complete: \(error)")
             }

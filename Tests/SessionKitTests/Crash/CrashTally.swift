@@ -10,6 +10,8 @@ struct CrashTally {
     var windowHitsAtServer = 0
     var windowHitsAfterLine = 0
     var losses: [String] = []
+    /// Journaled deletions refused on resume after the provider had disconnected (a known issue).
+    var deletionsRefusedAfterDisconnect = 0
 
     var recoveries: Int { activeRecoveries + journalRecoveries + signedOutRecoveries }
     var windowHits: Int { windowHitsAtServer + windowHitsAfterLine }
@@ -27,13 +29,16 @@ struct CrashTally {
             signedOutRecoveries += 1
         case .lost(let why):
             losses.append("round \(round): \(why)")
+        case .deletionRefusedAfterDisconnect:
+            deletionsRefusedAfterDisconnect += 1
         }
     }
 
     var summary: String {
         "crash test: \(kills) kills (\(serverKills) inside a token request, \(kills - serverKills) after a random progress line), "
             + "\(recoveries) recoveries (\(activeRecoveries) active sessions, \(journalRecoveries) journaled operations completed, "
-            + "\(signedOutRecoveries) signed out), \(losses.count) losses; rotation window hit \(windowHits) times "
+            + "\(signedOutRecoveries) signed out), \(losses.count) losses, "
+            + "\(deletionsRefusedAfterDisconnect) deletions refused after the provider disconnected (known issue); rotation window hit \(windowHits) times "
             + "(\(windowHitsAtServer) inside a token request, \(windowHitsAfterLine) after a line), "
             + "\(recoveries - windowHits) recoveries needed no grace period"
     }

@@ -32,9 +32,11 @@ struct SessionCrashTests {
         let started = ContinuousClock.now
 
         for round in 0..<Self.kills {
-            let child = try rig.startLifecycle(tag: "round-\(round)", seed: round)
+            let child = try rig.startLifecycle(tag: "round-\(round)", seed: round, refreshes: 1 + Int(random.next() % 3))
             let atServer = random.next() % 4 == 0
-            let linesBeforeKill = 1 + Int(random.next() % 64)
+            // A child restoring a session, refreshing up to three times and signing out or
+            // deleting prints 25 to 45 lines; signing in first adds 8.
+            let linesBeforeKill = 1 + Int(random.next() % 56)
             var lines: [String] = []
             while lines.count < linesBeforeKill, let line = await child.nextLine() { lines.append(line) }
             let serverKillsBefore = rig.gate.serverKills
@@ -72,8 +74,13 @@ struct SessionCrashTests {
         print(tally.summary + " in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1))))")
         #expect(tally.kills == Self.kills)
         #expect(tally.losses.isEmpty, "\(tally.losses.prefix(10).joined(separator: "\n"))")
-        #expect(tally.recoveries == Self.kills)
+        #expect(tally.recoveries + tally.deletionsRefusedAfterDisconnect == Self.kills)
         #expect(rig.reuseRevocations == 0)
+        if tally.deletionsRefusedAfterDisconnect > 0 {
+            withKnownIssue("a resumed deletion presents the access token the disconnect revoked (see resumedDeletionCompletes…)") {
+                Issue.record("\(tally.deletionsRefusedAfterDisconnect) journaled deletions were refused after the provider disconnected")
+            }
+        }
     }
 
     /// The inherent window: killed after the provider rotated the refresh token but before the
@@ -136,5 +143,32 @@ struct SessionCrashTests {
         #expect(rig.provider.isRefreshTokenActive(pending))
         #expect(await rig.check(after: .active) == .recovered(.active(windowHit: false)))
         #expect(rig.provider.revokedChains.isEmpty)
+    }
+
+    /// Killed after the provider disconnected the app but before the local wipe: the journal says
+    /// "delete", and the next launch must finish the deletion (the server already did its part).
+    ///
+    /// Today it cannot: the resumed deletion asks for a device key with the stored access token,
+    /// which the disconnect revoked; the exchange answers 401 and the deletion is refused, keeping
+    /// dead credentials and never telling the app to delete the user's data.
+    @Test func resumedDeletionCompletesWhenTheServerAlreadyDisconnected() async throws {
+        let rig = try CrashRig(gracePeriod: nil)
+        defer { rig.tearDown() }
+        try await rig.signIn()
+
+        let child = try rig.startLifecycle(tag: "delete", seed: 1, refreshes: 0, killAtFirstAnswerTo: "disconnect")
+        let lines = await child.remainingLines()
+        #expect(await child.exitCode() == SIGKILL)
+        await rig.gate.closeAndDrain()
+        #expect(lines.last == "io send disconnect")
+        #expect(rig.provider.revokedChains.map(\.reason) == [.disconnect])
+        #expect(try await FileCredentialStore(directory: rig.storeURL).load().pendingOperation == .deleteAccount)
+
+        let outcome = await rig.check(after: .deleting)
+        // Nothing worse than the known issue: the session ends signed out, the store empty.
+        #expect(outcome == .recovered(.pendingCompleted(.deleteAccount)) || outcome == .deletionRefusedAfterDisconnect)
+        withKnownIssue("a resumed deletion presents the access token the disconnect revoked; the device-key exchange answers 401") {
+            #expect(outcome == .recovered(.pendingCompleted(.deleteAccount)))
+        }
     }
 }
