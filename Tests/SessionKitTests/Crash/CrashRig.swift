@@ -32,6 +32,12 @@ final class CrashRig: Sendable {
         /// because the device-key exchange rejects the revoked access token (a known issue of
         /// `Session`); the next launch finds the refresh token rejected and ends signed out.
         case deletionRefusedAfterDisconnect
+
+        /// Whether the checker left a restored, active session in the store.
+        var leavesActiveSession: Bool {
+            if case .recovered(.active) = self { return true }
+            return false
+        }
     }
 
     static let subject = "crash-user"
