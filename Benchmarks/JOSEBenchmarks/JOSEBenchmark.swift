@@ -1,8 +1,9 @@
-#if canImport(CSessionKitOpenSSL)
-import CSessionKitOpenSSL
-#endif
 import Foundation
 import SessionKitJOSE
+
+#if canImport(CSessionKitOpenSSL)
+    import CSessionKitOpenSSL
+#endif
 
 /// `swift run -c release JOSEBenchmarks [--json] [--rounds N] [--python PATH]`
 ///
@@ -64,37 +65,37 @@ enum JOSEBenchmark {
         }
 
         #if canImport(CSessionKitOpenSSL)
-        // Raw OpenSSL: the same signature over the same signing input, key and signature decoded
-        // beforehand, one EVP_DigestVerify per iteration.
-        let decoded = try CompactJWS.decode(token)
-        let jwk = fixture.key.publicJWK(keyID: "raw")
-        let modulus = try Base64URL.decode(jwk.n ?? "")
-        let exponent = try Base64URL.decode(jwk.e ?? "")
-        guard let rawKey = sk_rsa_public_key(modulus, modulus.count, exponent, exponent.count) else {
-            note("OpenSSL refused the benchmark key")
-            exit(1)
-        }
-        defer { sk_key_free(rawKey) }
-        let signature = decoded.signature
-        let signingInput = decoded.signingInput
-        let rawVerifyOnce = {
-            if sk_rsa_verify_sha256(rawKey, signature, signature.count, signingInput, signingInput.count) != 1 {
-                failures += 1
+            // Raw OpenSSL: the same signature over the same signing input, key and signature decoded
+            // beforehand, one EVP_DigestVerify per iteration.
+            let decoded = try CompactJWS.decode(token)
+            let jwk = fixture.key.publicJWK(keyID: "raw")
+            let modulus = try Base64URL.decode(jwk.n ?? "")
+            let exponent = try Base64URL.decode(jwk.e ?? "")
+            guard let rawKey = sk_rsa_public_key(modulus, modulus.count, exponent, exponent.count) else {
+                note("OpenSSL refused the benchmark key")
+                exit(1)
             }
-        }
-        if let profileIterations {
-            for _ in 0..<profileIterations { rawVerifyOnce() }
-            return
-        }
-        let rates = stopwatch.operationsPerSecond(iterations: iterations / 10, [validateOnce, rawVerifyOnce])
-        let validateRate = rates[0]
-        measures.append(Measure("id_token_validate", validateRate, "verify/s"))
-        measures.append(Measure("raw_openssl_rs256_verify", rates[1], "verify/s"))
-        measures.append(Measure("validate_vs_raw_openssl", validateRate / rates[1], "ratio", target: 0.8))
+            defer { sk_key_free(rawKey) }
+            let signature = decoded.signature
+            let signingInput = decoded.signingInput
+            let rawVerifyOnce = {
+                if sk_rsa_verify_sha256(rawKey, signature, signature.count, signingInput, signingInput.count) != 1 {
+                    failures += 1
+                }
+            }
+            if let profileIterations {
+                for _ in 0..<profileIterations { rawVerifyOnce() }
+                return
+            }
+            let rates = stopwatch.operationsPerSecond(iterations: iterations / 10, [validateOnce, rawVerifyOnce])
+            let validateRate = rates[0]
+            measures.append(Measure("validate.id_token", validateRate, unit: "verify/s"))
+            measures.append(Measure("validate.raw_openssl_rs256", rates[1], unit: "verify/s"))
+            measures.append(Measure("validate.ratio_to_raw_openssl", validateRate / rates[1], unit: "x", atLeast: 0.8))
         #else
-        let validateRate = stopwatch.operationsPerSecond(iterations: iterations / 10, [validateOnce])[0]
-        measures.append(Measure("id_token_validate", validateRate, "verify/s"))
-        note("raw OpenSSL row skipped: this platform does not use the OpenSSL backend")
+            let validateRate = stopwatch.operationsPerSecond(iterations: iterations / 10, [validateOnce])[0]
+            measures.append(Measure("validate.id_token", validateRate, unit: "verify/s"))
+            note("raw OpenSSL row skipped: this platform does not use the OpenSSL backend")
         #endif
         guard failures == 0 else {
             note("a verification failed during the benchmark")
@@ -112,9 +113,9 @@ enum JOSEBenchmark {
                 let result = try PyJWTComparison(python: python).run(
                     fixture: fixture, iterations: iterations / 4, rounds: max(3, rounds / 20))
                 note("PyJWT \(result.version) from \(python)")
-                measures.append(Measure("pyjwt_validate", result.perSecond, "verify/s"))
-                measures.append(Measure("pyjwt_backend_rs256_verify", result.backendPerSecond, "verify/s"))
-                measures.append(Measure("validate_vs_pyjwt", validateRate / result.perSecond, "ratio", target: 2))
+                measures.append(Measure("pyjwt.id_token", result.perSecond, unit: "verify/s"))
+                measures.append(Measure("pyjwt.backend_rs256", result.backendPerSecond, unit: "verify/s"))
+                measures.append(Measure("pyjwt.speedup", validateRate / result.perSecond, unit: "x", atLeast: 2))
             } catch {
                 note("PyJWT row skipped: \(error.reason) (install PyJWT and cryptography, then pass --python PATH)")
             }
@@ -137,20 +138,20 @@ enum JOSEBenchmark {
                     decodedBytes &+= Data(base64Encoded: text)?.count ?? 0
                 },
             ])
-        measures.append(Measure("base64url_decode_signature", 1e9 / base64Rates[0], "ns/op"))
-        measures.append(Measure("foundation_base64_decode_signature", 1e9 / base64Rates[1], "ns/op"))
+        measures.append(Measure("base64url.decode_signature", 1e9 / base64Rates[0], unit: "ns/op"))
+        measures.append(Measure("base64url.foundation_decode_signature", 1e9 / base64Rates[1], unit: "ns/op"))
         let jwksJSON = fixture.jwksJSON
         var keyCount = 0
         let jwksRate = shortStopwatch.operationsPerSecond(
             iterations: iterations / 10, [{ keyCount &+= (try? JWKS(jsonData: jwksJSON))?.verificationKeyCount ?? 0 }])[0]
-        measures.append(Measure("jwks_decode_3_keys", 1e6 / jwksRate, "us/op"))
+        measures.append(Measure("jwks.decode_3_keys", 1e6 / jwksRate, unit: "us/op"))
         guard decodedBytes > 0, keyCount > 0 else {
             note("a decoding benchmark produced nothing")
             exit(1)
         }
 
         if json {
-            for measure in measures { print(measure.json) }
+            for measure in measures { print(measure.jsonLine) }
         } else {
             print(Measure.header)
             for measure in measures { print(measure.row) }

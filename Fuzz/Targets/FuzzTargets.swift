@@ -6,15 +6,15 @@
 // traps when it does not, so libFuzzer records the input as a crash.
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The fuzz targets by name.
@@ -157,7 +157,9 @@ func printError(_ text: String) {
 }
 
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func fuzzerInitialize(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     let name = getenv("JOSE_FUZZ_TARGET").map { String(cString: $0) } ?? "jws"
     guard let target = FuzzTarget(rawValue: name) else {
         printError("unknown JOSE_FUZZ_TARGET \(name); one of: \(FuzzTarget.allCases.map(\.rawValue))")

@@ -6,8 +6,9 @@ import Testing
         let key = try #require(TestKeys.provider)
         let token = try CompactJWS.signRS256(payload: Array("{}".utf8), keyID: #"k"1"#, key: key)
         let jws = try CompactJWS.decode(token)
-        #expect(String(decoding: try Base64URL.decode(token.split(separator: ".")[0]), as: UTF8.self)
-            == #"{"alg":"RS256","typ":"JWT","kid":"k\"1"}"#)
+        #expect(
+            String(decoding: try Base64URL.decode(token.split(separator: ".")[0]), as: UTF8.self)
+                == #"{"alg":"RS256","typ":"JWT","kid":"k\"1"}"#)
         #expect(jws.header.algorithm == "RS256")
         #expect(jws.header.type == "JWT")
         #expect(jws.header.keyID == #"k"1"#)

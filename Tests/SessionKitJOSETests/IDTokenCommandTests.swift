@@ -57,7 +57,8 @@ import Testing
 
     @Test func verifyReportsTheCode() throws {
         let wrongNonce = try run(verifyArguments(["--nonce", "other"]))
-        #expect(wrongNonce == CommandOutput(standardOutput: #"{"valid":false,"error":"nonce_mismatch"}"# + "\n", standardError: "", status: 1))
+        #expect(
+            wrongNonce == CommandOutput(standardOutput: #"{"valid":false,"error":"nonce_mismatch"}"# + "\n", standardError: "", status: 1))
         let wrongClient = try run(["verify", "--jwks", "keys.json", "--issuer", TokenFactory.issuer, "--client-id", "x", token])
         #expect(wrongClient.standardOutput == #"{"valid":false,"error":"aud_mismatch"}"# + "\n")
         let expired = try run(verifyArguments(["--now", "1800003700"]))
@@ -103,7 +104,9 @@ import Testing
         let forged = try factory.token(claims: ["sub": "a\"b", "exp": 1], signer: try TestKeys.required(TestKeys.attacker))
         let output = try IDTokenCommand.parse(["decode", forged]).run(in: environment())
         #expect(output.status == 0)
-        #expect(output.standardOutput == #"{"verified":false,"header":{"alg":"RS256","typ":"JWT","kid":"k1"},"claims":{"exp":1,"sub":"a\"b"}}"# + "\n")
+        #expect(
+            output.standardOutput == #"{"verified":false,"header":{"alg":"RS256","typ":"JWT","kid":"k1"},"claims":{"exp":1,"sub":"a\"b"}}"#
+                + "\n")
         #expect(output.standardError.contains("NOT VERIFIED"))
         let signature = String(forged.split(separator: ".")[2])
         #expect(!output.standardOutput.contains(signature))

@@ -65,10 +65,11 @@ import Testing
 
     @Test func changedAudienceIsRejected() throws {
         #expect(throws: IDTokenError.audienceMismatch) {
-            try validate(try refreshed {
-                $0["aud"] = [TokenFactory.clientID, "api"]
-                $0["azp"] = TokenFactory.clientID
-            })
+            try validate(
+                try refreshed {
+                    $0["aud"] = [TokenFactory.clientID, "api"]
+                    $0["azp"] = TokenFactory.clientID
+                })
         }
     }
 

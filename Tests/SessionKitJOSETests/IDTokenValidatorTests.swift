@@ -129,8 +129,9 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
                 var e = f.expectations()
                 e.allowMissingKeyID = true
                 return e
-            }
-        ) { f in try f.token(claims: f.standardClaims(), keyID: nil) },
+            },
+            token: { f in try f.token(claims: f.standardClaims(), keyID: nil) }
+        ),
         ValidatorCase(
             name: "missing kid allowed with exactly one RSA key", expected: nil,
             keys: { f in JWKS(keys: [f.key.publicJWK(keyID: "k1"), JWK(kty: "EC", kid: "ec1")]) },
@@ -138,8 +139,9 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
                 var e = f.expectations()
                 e.allowMissingKeyID = true
                 return e
-            }
-        ) { f in try f.token(claims: f.standardClaims(), keyID: nil) },
+            },
+            token: { f in try f.token(claims: f.standardClaims(), keyID: nil) }
+        ),
         ValidatorCase(
             name: "missing kid allowed, empty set", expected: .unknownKeyID,
             keys: { _ in JWKS(keys: []) },
@@ -147,8 +149,9 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
                 var e = f.expectations()
                 e.allowMissingKeyID = true
                 return e
-            }
-        ) { f in try f.token(claims: f.standardClaims(), keyID: nil) },
+            },
+            token: { f in try f.token(claims: f.standardClaims(), keyID: nil) }
+        ),
         ValidatorCase(name: "unknown kid", expected: .unknownKeyID) { f in
             try f.token(claims: f.standardClaims(), keyID: "k9")
         },
@@ -164,16 +167,18 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
                 var jwk = f.key.publicJWK(keyID: "k1")
                 jwk.use = "enc"
                 return JWKS(keys: [jwk])
-            }
-        ) { f in try f.token(claims: f.standardClaims()) },
+            },
+            token: { f in try f.token(claims: f.standardClaims()) }
+        ),
         ValidatorCase(
             name: "kid names an RSA key for RS512", expected: .unknownKeyID,
             keys: { f in
                 var jwk = f.key.publicJWK(keyID: "k1")
                 jwk.alg = "RS512"
                 return JWKS(keys: [jwk])
-            }
-        ) { f in try f.token(claims: f.standardClaims()) },
+            },
+            token: { f in try f.token(claims: f.standardClaims()) }
+        ),
         ValidatorCase(
             name: "kid names a 1024-bit RSA key", expected: .unknownKeyID,
             keys: { f in
@@ -181,8 +186,9 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
                 let modulus = (try? Base64URL.decode(jwk.n ?? "")) ?? []
                 jwk.n = Base64URL.encode(modulus.prefix(128))
                 return JWKS(keys: [jwk])
-            }
-        ) { f in try f.token(claims: f.standardClaims()) },
+            },
+            token: { f in try f.token(claims: f.standardClaims()) }
+        ),
         ValidatorCase(name: "kid is a number", expected: .malformed) { f in
             try f.token(rawHeader: #"{"alg":"RS256","kid":1}"#, claims: f.standardClaims())
         },
@@ -250,7 +256,8 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
             try CompactJWS.signRS256(payload: [], keyID: "k1", key: f.key)
         },
         ValidatorCase(name: "duplicate sub claim", expected: .malformed) { f in
-            let payload = #"{"iss":"https://api.1pass.dev","sub":"user-1","aud":"client-123","exp":1800003600,"iat":1800000000,"nonce":"n-0S6_WzA2Mj","sub":"admin"}"#
+            let payload =
+                #"{"iss":"https://api.1pass.dev","sub":"user-1","aud":"client-123","exp":1800003600,"iat":1800000000,"nonce":"n-0S6_WzA2Mj","sub":"admin"}"#
             return try CompactJWS.signRS256(payload: Array(payload.utf8), keyID: "k1", key: f.key)
         },
         ValidatorCase(name: "exp is a string", expected: .malformed) { f in
@@ -283,16 +290,18 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
             try f.token(claims: ValidatorCase.claims(f) { $0["aud"] = [TokenFactory.clientID, "api"] })
         },
         ValidatorCase(name: "aud array of two with azp", expected: nil) { f in
-            try f.token(claims: ValidatorCase.claims(f) {
-                $0["aud"] = [TokenFactory.clientID, "api"]
-                $0["azp"] = TokenFactory.clientID
-            })
+            try f.token(
+                claims: ValidatorCase.claims(f) {
+                    $0["aud"] = [TokenFactory.clientID, "api"]
+                    $0["azp"] = TokenFactory.clientID
+                })
         },
         ValidatorCase(name: "aud array of two with wrong azp", expected: .audienceMismatch) { f in
-            try f.token(claims: ValidatorCase.claims(f) {
-                $0["aud"] = [TokenFactory.clientID, "api"]
-                $0["azp"] = "api"
-            })
+            try f.token(
+                claims: ValidatorCase.claims(f) {
+                    $0["aud"] = [TokenFactory.clientID, "api"]
+                    $0["azp"] = "api"
+                })
         },
         ValidatorCase(name: "single aud with wrong azp", expected: .audienceMismatch) { f in
             try f.token(claims: ValidatorCase.claims(f) { $0["azp"] = "other-client" })
@@ -343,9 +352,11 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
         ValidatorCase(name: "missing nonce when one was sent", expected: .nonceMismatch) { f in
             try f.token(claims: ValidatorCase.claims(f) { $0["nonce"] = nil })
         },
-        ValidatorCase(name: "nonce present when none was sent", expected: nil, expecting: { $0.expectations(nonce: nil) }) {
-            f in try f.token(claims: f.standardClaims())
-        },
+        ValidatorCase(
+            name: "nonce present when none was sent", expected: nil,
+            expecting: { $0.expectations(nonce: nil) },
+            token: { f in try f.token(claims: f.standardClaims()) }
+        ),
 
         // sub.
         ValidatorCase(name: "missing sub", expected: .missingClaim) { f in
@@ -367,10 +378,9 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
         },
         ValidatorCase(
             name: "at_hash present without an access token", expected: nil,
-            expecting: { $0.expectations(accessToken: nil) }
-        ) { f in
-            try f.token(claims: ValidatorCase.claims(f) { $0["at_hash"] = "not-checked" })
-        },
+            expecting: { $0.expectations(accessToken: nil) },
+            token: { f in try f.token(claims: ValidatorCase.claims(f) { $0["at_hash"] = "not-checked" }) }
+        ),
 
         // Order: the first failing check decides.
         ValidatorCase(name: "bad signature wins over wrong issuer", expected: .badSignature) { f in
@@ -378,28 +388,32 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
                 claims: ValidatorCase.claims(f) { $0["iss"] = "x" }, signer: try TestKeys.required(TestKeys.attacker))
         },
         ValidatorCase(name: "iss wins over expired", expected: .issuerMismatch) { f in
-            try f.token(claims: ValidatorCase.claims(f) {
-                $0["iss"] = "x"
-                $0["exp"] = 1
-            })
+            try f.token(
+                claims: ValidatorCase.claims(f) {
+                    $0["iss"] = "x"
+                    $0["exp"] = 1
+                })
         },
         ValidatorCase(name: "expired wins over nonce", expected: .expired) { f in
-            try f.token(claims: ValidatorCase.claims(f) {
-                $0["exp"] = 1
-                $0["nonce"] = "x"
-            })
+            try f.token(
+                claims: ValidatorCase.claims(f) {
+                    $0["exp"] = 1
+                    $0["nonce"] = "x"
+                })
         },
         ValidatorCase(name: "nonce wins over sub", expected: .nonceMismatch) { f in
-            try f.token(claims: ValidatorCase.claims(f) {
-                $0["sub"] = nil
-                $0["nonce"] = "x"
-            })
+            try f.token(
+                claims: ValidatorCase.claims(f) {
+                    $0["sub"] = nil
+                    $0["nonce"] = "x"
+                })
         },
         ValidatorCase(name: "sub wins over at_hash", expected: .missingClaim) { f in
-            try f.token(claims: ValidatorCase.claims(f) {
-                $0["sub"] = nil
-                $0["at_hash"] = "x"
-            })
+            try f.token(
+                claims: ValidatorCase.claims(f) {
+                    $0["sub"] = nil
+                    $0["at_hash"] = "x"
+                })
         },
     ]
 
@@ -491,5 +505,30 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
         #expect(Set(all.map(\.code)).count == all.count)
         #expect(IDTokenError.accessTokenHashMismatch.code == "at_hash_mismatch")
         #expect(IDTokenError.subjectMismatch.code == "sub_mismatch")
+    }
+}
+
+/// One key set shared by many concurrent validations: the cached backend keys are immutable and
+/// safe to use from several threads at once.
+@Suite struct IDTokenValidatorConcurrencyTests {
+    @Test func concurrentValidationsShareOneKeySet() async throws {
+        let factory = try IDTokenValidatorTests.factory()
+        let keys = try ValidatorCase.providerKeys(factory)
+        let good = try factory.token(claims: factory.standardClaims())
+        let forged = try factory.token(claims: factory.standardClaims(), signer: try TestKeys.required(TestKeys.attacker))
+        let expecting = factory.expectations()
+        let now = IDTokenValidatorTests.now
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<64 {
+                let token = index.isMultiple(of: 2) ? good : forged
+                group.addTask {
+                    (try? IDTokenValidator.validate(token, keys: keys, expecting: expecting, now: now)) != nil
+                }
+            }
+            var accepted = 0
+            for await outcome in group where outcome { accepted += 1 }
+            return accepted
+        }
+        #expect(outcomes == 32)
     }
 }

@@ -44,16 +44,17 @@ import Testing
         #expect(throws: JOSEError.invalidJSON) { try parse(text) }
     }
 
-    @Test(arguments: [
-        [0x22, 0xC3, 0x22],  // truncated 2-byte sequence
-        [0x22, 0xC0, 0xAF, 0x22],  // overlong "/"
-        [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong 3-byte
-        [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-8 encoded surrogate
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
-        [0x22, 0xFF, 0x22],
-        [0x22, 0x80, 0x22],  // lone continuation byte
-        [0x22, 0xE2, 0x82, 0x22],  // truncated 3-byte sequence
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xC3, 0x22],  // truncated 2-byte sequence
+            [0x22, 0xC0, 0xAF, 0x22],  // overlong "/"
+            [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong 3-byte
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // UTF-8 encoded surrogate
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+            [0x22, 0xFF, 0x22],
+            [0x22, 0x80, 0x22],  // lone continuation byte
+            [0x22, 0xE2, 0x82, 0x22],  // truncated 3-byte sequence
+        ] as [[UInt8]])
     func rejectsInvalidUTF8(bytes: [UInt8]) {
         #expect(throws: JOSEError.invalidJSON) { try parse(bytes: bytes) }
     }
@@ -84,5 +85,76 @@ import Testing
         let written = JSONWriter.serialize(value)
         #expect(try parse(written) == value)
         #expect(written.contains(#""\u0001""#) || written.contains(#"\u0001"#))
+    }
+}
+
+/// The scanning parser used for headers and claims must accept and reject exactly what the tree
+/// parser does, and see escaped names as the names they spell.
+@Suite struct JSONScannerTests {
+    private func scanAccepts(_ text: String) -> Result<Void, JOSEError> {
+        Array(text.utf8).withUnsafeBufferPointer { buffer in
+            do throws(JOSEError) {
+                try JSONParser.scanObject(buffer, maximumDepth: 32) { (_, parser) throws(JOSEError) in
+                    try parser.skipValue()
+                }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        #"{}"#, #"{"a":1}"#, #"{"a":{"b":[1,2,{"c":null}]},"d":"\u00e9\ud83d\ude00"}"#, #" { "a" : true } "#,
+        #"{"a":1,"a":2}"#, #"{"x":{"a":1,"a":2}}"#, #"{"a":1,"\u0061":2}"#, #"{"a":[1,]}"#, #"{"a":"\ud800"}"#,
+        #"{"a":01}"#, #"{"a":1e400}"#, "{\"a\":\"tab\there\"}", #"{"a":1}x"#, #"[1]"#, #""s""#, #"{"a"}"#, #"{"#,
+        String(repeating: #"{"a":"#, count: 40) + "1" + String(repeating: "}", count: 40),
+    ])
+    func agreesWithTheTreeParser(text: String) {
+        let tree: Result<JSONValue, JOSEError>
+        do throws(JOSEError) {
+            tree = .success(try JSONParser.parse(Array(text.utf8)))
+        } catch {
+            tree = .failure(error)
+        }
+        switch (tree, scanAccepts(text)) {
+        case (.success(.object), .success): break
+        case (.success, .failure(.notAnObject)): break
+        case (.failure(let a), .failure(let b)): #expect(a == b)
+        default: Issue.record("tree and scanner disagree on \(text)")
+        }
+    }
+
+    @Test func escapedClaimNamesAreTheClaims() throws {
+        let claims = try RawIDTokenClaims(json: Array(#"{"\u0069ss":"i","su\u0062":"s","n\u006fnce":"n"}"#.utf8))
+        #expect(claims.issuer == "i")
+        #expect(claims.subject == "s")
+        #expect(claims.nonce == "n")
+        #expect(throws: JOSEError.duplicateMember) {
+            try RawIDTokenClaims(json: Array(#"{"iss":"a","\u0069ss":"b"}"#.utf8))
+        }
+        #expect(throws: JOSEError.duplicateMember) {
+            try RawIDTokenClaims(json: Array(#"{"other":1,"x":{"k":1,"k":2}}"#.utf8))
+        }
+        #expect(throws: JOSEError.invalidJSON) {
+            try RawIDTokenClaims(json: [0x7B, 0x22, 0x78, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D])  // {"x":"\xFF"}
+        }
+    }
+
+    @Test func manyMembersStayLinearAndStillCatchDuplicates() throws {
+        let members = (0..<5000).map { #""m\#($0)":\#($0)"# }
+        let object = "{" + members.joined(separator: ",") + "}"
+        #expect(throws: Never.self) { try RawIDTokenClaims(json: Array(object.utf8)) }
+        let duplicated = "{" + (members + [#""m4999":0"#]).joined(separator: ",") + "}"
+        #expect(throws: JOSEError.duplicateMember) { try RawIDTokenClaims(json: Array(duplicated.utf8)) }
+        #expect(throws: JOSEError.duplicateMember) { try JSONParser.parse(Array(duplicated.utf8)) }
+    }
+
+    @Test func headerWithEscapedCrit() throws {
+        let header = #"{"alg":"RS256","\u0063rit":["x"]}"#
+        #expect(throws: JOSEError.criticalHeader) { try JOSEHeader(json: Array(header.utf8)) }
+        let escapedAlg = try JOSEHeader(json: Array(#"{"\u0061lg":"RS256","kid":"k\"1"}"#.utf8))
+        #expect(escapedAlg.algorithm == "RS256")
+        #expect(escapedAlg.keyID == #"k"1"#)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import SessionKitJOSE
 import Testing
+
+@testable import SessionKitJOSE
 
 @Suite struct JWKSTests {
     static func rsaJWK(_ key: RSAPrivateKey, kid: String) -> String {
@@ -108,5 +109,17 @@ import Testing
         #expect(throws: CryptoError.invalidKey) { try JWK(kty: "EC", n: "AQAB", e: "AQAB").rsaPublicKey() }
         #expect(throws: CryptoError.invalidKey) { try JWK(kty: "RSA", n: "AQAB").rsaPublicKey() }
         #expect(throws: CryptoError.invalidKey) { try JWK(kty: "RSA", n: "AQAB=", e: "AQAB").rsaPublicKey() }
+    }
+}
+
+/// The key set builds each backend key once; verification reuses it.
+@Suite struct JWKSKeyCacheTests {
+    @Test func lookupsReturnTheSameBackendKey() throws {
+        let set = JWKS(keys: [try #require(TestKeys.provider).publicJWK(keyID: "k1")])
+        let first = try #require(set.verificationKey(forKeyID: "k1"))
+        let second = try #require(set.verificationKey(forKeyID: "k1"))
+        #expect(first.handle === second.handle)
+        let copy = set
+        #expect(try #require(copy.verificationKey(forKeyID: "k1")).handle === first.handle)
     }
 }

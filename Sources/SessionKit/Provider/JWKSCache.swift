@@ -27,6 +27,12 @@ actor JWKSCache {
         return (try await fetch(), false)
     }
 
+    /// The cached keys while fresh, without fetching; `nil` when only a fetch could answer.
+    func freshCachedKeys() -> JWKS? {
+        guard let cached, client.now().timeIntervalSince(cached.fetchedAt) < timeToLive else { return nil }
+        return cached.keys
+    }
+
     /// Fetches again after an unknown `kid`, unless the set was fetched within the rate limit;
     /// returns `nil` when no refetch was allowed.
     func refetch() async throws(ProviderError) -> JWKS? {

@@ -108,19 +108,29 @@ extension Session {
                 var base = stored
                 base.refreshToken = presented
                 base.pendingRefreshToken = nil
-                if let rotated = response.refreshToken, rotated != presented {
-                    // Durable before it is used or acknowledged (DESIGN invariant 3).
-                    stored.pendingRefreshToken = rotated
-                    record.session = stored
-                    do {
-                        try await Self.save(store, record)
-                    } catch {
-                        throw RefreshStorageFailure(error: Self.storageError(error))
-                    }
-                }
                 let verified: VerifiedTokens
                 do {
-                    verified = try await verifier.verifyRefresh(response, previous: base, now: now)
+                    if let decided = try await verifier.verifyRefreshWithCachedKeys(response, previous: base, now: now) {
+                        // The cached keys decided without I/O, in a fraction of one durable write: the
+                        // outcome, promoted or rejected, is made durable in the single write below,
+                        // before the rotated token is used or acknowledged.
+                        verified = decided
+                    } else {
+                        if let rotated = response.refreshToken, rotated != presented {
+                            // A key fetch must come first: the rotated token is durable, as pending,
+                            // before it (DESIGN invariant 3).
+                            stored.pendingRefreshToken = rotated
+                            record.session = stored
+                            do {
+                                try await Self.save(store, record)
+                            } catch {
+                                throw RefreshStorageFailure(error: Self.storageError(error))
+                            }
+                        }
+                        verified = try await verifier.verifyRefresh(response, previous: base, now: now)
+                    }
+                } catch let failure as RefreshStorageFailure {
+                    throw failure
                 } catch SessionError.verificationFailed(let failure) {
                     // Nothing of a rejected response becomes current; every token it touched is revoked.
                     record.session = nil

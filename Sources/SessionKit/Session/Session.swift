@@ -24,7 +24,9 @@ public protocol DeviceKeyProviding: Sendable {
 /// let token = try await session.validAccessToken()
 /// ```
 public actor Session<C: Clock> where C.Duration == Duration {
-    typealias Waiter = CheckedContinuation<WaiterResult<VerifiedTokens>, Never>
+    /// Unchecked continuations: the machine resumes every waiter exactly once (its script tests
+    /// check that for every stage and event), and a checked one costs an allocation per caller.
+    typealias Waiter = UnsafeContinuation<WaiterResult<VerifiedTokens>, Never>
     typealias Machine = SessionStateMachine<VerifiedTokens, Waiter>
 
     /// How this session behaves.
@@ -242,7 +244,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
         nextWaiter += 1
         let id = WaiterID(raw: nextWaiter)
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (waiter: Waiter) in
+            await withUnsafeContinuation { (waiter: Waiter) in
                 if Task.isCancelled {
                     waiter.resume(returning: .failed(.cancelled))
                     return

@@ -37,8 +37,9 @@ public struct SessionIdentity: Sendable, Hashable {
 
 /// Tokens whose id_token passed every check. Only ``TokenVerifier`` can make one (the initializer
 /// is `fileprivate`), so holding a value of this type proves verification happened (DESIGN
-/// invariant 2): nothing else can be promoted to the active session, returned or emitted.
-struct VerifiedTokens: MachineTokens, Sendable {
+/// invariant 2): nothing else can be promoted to the active session, returned or emitted. A class,
+/// so handing the current set out on the fast path costs one reference count, not one per field.
+final class VerifiedTokens: MachineTokens, Sendable {
     let accessToken: Secret
     let accessTokenExpiresAt: Date
     let refreshToken: Secret
@@ -97,11 +98,41 @@ struct TokenVerifier: Sendable {
 
     /// Verifies a refresh response against the session it refreshes.
     func verifyRefresh(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(SessionError) -> VerifiedTokens {
+        var verified: VerifiedIDToken?
+        if let token = response.idToken {
+            verified = try await validate(token, nonce: nil, accessToken: response.accessToken, now: now)
+        }
+        return try refreshed(response, previous: previous, verified: verified, now: now)
+    }
+
+    /// Verifies a refresh response with the signing keys already cached, without any I/O; `nil`
+    /// when they cannot decide (no fresh set, or a `kid` it lacks), so only a key fetch can.
+    func verifyRefreshWithCachedKeys(
+        _ response: TokenResponse, previous: StoredSession, now: Date
+    ) async throws(SessionError) -> VerifiedTokens? {
+        var verified: VerifiedIDToken?
+        if let token = response.idToken {
+            guard let keys = await keys.freshCachedKeys() else { return nil }
+            do {
+                verified = try IDTokenValidator.validate(
+                    token.value, keys: keys, expecting: expectations(nonce: nil, accessToken: response.accessToken), now: now)
+            } catch .unknownKeyID {
+                return nil
+            } catch {
+                throw .verificationFailed(error)
+            }
+        }
+        return try refreshed(response, previous: previous, verified: verified, now: now)
+    }
+
+    /// The refresh checks after the signature: same `iss`, `sub` and `aud` (OIDC Core §12.2).
+    private func refreshed(
+        _ response: TokenResponse, previous: StoredSession, verified: VerifiedIDToken?, now: Date
+    ) throws(SessionError) -> VerifiedTokens {
         let refreshToken = response.refreshToken ?? previous.refreshToken
         let identity: SessionIdentity
         let idToken: Secret?
-        if let token = response.idToken {
-            let verified = try await validate(token, nonce: nil, accessToken: response.accessToken, now: now)
+        if let token = response.idToken, let verified {
             let claims = verified.claims
             guard claims.issuer == previous.issuer else { throw .verificationFailed(.issuerMismatch) }
             guard claims.subject == previous.subject else { throw .verificationFailed(.subjectMismatch) }
@@ -136,10 +167,14 @@ struct TokenVerifier: Sendable {
             identity: SessionIdentity(stored: stored), rotation: stored.rotation)
     }
 
-    private func validate(_ token: Secret, nonce: String?, accessToken: Secret, now: Date) async throws(SessionError) -> VerifiedIDToken {
-        let expectations = IDTokenExpectations(
+    private func expectations(nonce: String?, accessToken: Secret) -> IDTokenExpectations {
+        IDTokenExpectations(
             issuer: configuration.issuer, clientID: configuration.clientID, nonce: nonce, accessToken: accessToken.value, skew: skew,
             allowMissingKeyID: allowMissingKeyID)
+    }
+
+    private func validate(_ token: Secret, nonce: String?, accessToken: Secret, now: Date) async throws(SessionError) -> VerifiedIDToken {
+        let expectations = expectations(nonce: nonce, accessToken: accessToken)
         let current: (keys: JWKS, fromCache: Bool)
         do {
             current = try await keys.keys()

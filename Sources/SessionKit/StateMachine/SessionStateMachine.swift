@@ -91,12 +91,12 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     struct Handoff {
         var attempt: SignInAttempt
         var timer: TimerID
-        var waiters: [WaiterID: Waiter]
+        var waiters: WaiterList<Waiter>
     }
 
     struct Verifying {
         var attempt: SignInAttempt
-        var waiters: [WaiterID: Waiter]
+        var waiters: WaiterList<Waiter>
     }
 
     struct Active {
@@ -106,7 +106,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     struct Refreshing {
         /// The tokens in use before the refresh; `nil` when restoring at cold launch.
         var previous: Tokens?
-        var waiters: [WaiterID: Waiter]
+        var waiters: WaiterList<Waiter>
         var attempt: Int
         var retryTimer: TimerID?
     }
@@ -116,7 +116,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         var tokens: Tokens?
         var attempt: Int
         var retryTimer: TimerID?
-        var waiters: [WaiterID: Waiter]
+        var waiters: WaiterList<Waiter>
     }
 
     enum State {
@@ -203,7 +203,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .signedOut:
             generation += 1
             let timer = makeTimer()
-            state = .handoff(Handoff(attempt: attempt, timer: timer, waiters: [id: waiter]))
+            state = .handoff(Handoff(attempt: attempt, timer: timer, waiters: WaiterList(id, waiter)))
             return [
                 .transition(from: .signedOut, to: .handoff, reason: .signInRequested),
                 .present(attempt, generation: generation),
@@ -214,7 +214,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
             // the background queue, stays unusable, and the new sign-in starts.
             generation += 1
             let timer = makeTimer()
-            state = .handoff(Handoff(attempt: attempt, timer: timer, waiters: [id: waiter]))
+            state = .handoff(Handoff(attempt: attempt, timer: timer, waiters: WaiterList(id, waiter)))
             var actions: [Action] = []
             if let retry = operation.retryTimer { actions.append(.cancelTimer(retry)) }
             actions += [
@@ -321,7 +321,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
             if !force && Self.isFresh(active.tokens, now: now, lead: configuration.refreshLeadTime) {
                 return [.resume([waiter], .tokens(active.tokens))]
             }
-            state = .refreshing(Refreshing(previous: active.tokens, waiters: [id: waiter], attempt: 1, retryTimer: nil))
+            state = .refreshing(Refreshing(previous: active.tokens, waiters: WaiterList(id, waiter), attempt: 1, retryTimer: nil))
             let reason: TransitionReason =
                 force ? .refreshRequested : .tokenDue(inSeconds: max(0, Int(remaining.rounded(.down))), callers: 1)
             return [
@@ -330,7 +330,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
             ]
         case .refreshing(var refreshing):
             state = .modifying
-            refreshing.waiters[id] = waiter
+            refreshing.waiters.append(id, waiter)
             state = .refreshing(refreshing)
             return []
         case .signedOut, .handoff, .verifying:
@@ -417,12 +417,12 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         switch state {
         case .refreshing(var refreshing):
             state = .modifying
-            let waiter = refreshing.waiters.removeValue(forKey: id)
+            let waiter = refreshing.waiters.remove(id)
             state = .refreshing(refreshing)
             // The refresh itself goes on: its result is still useful and it may carry a rotated token.
             return waiter.map { [.resume([$0], .failed(.cancelled))] } ?? []
         case .handoff(var handoff):
-            guard let waiter = handoff.waiters.removeValue(forKey: id) else { return [] }
+            guard let waiter = handoff.waiters.remove(id) else { return [] }
             if handoff.waiters.isEmpty {
                 // Nobody waits for this sign-in any more: end the handoff.
                 return endHandoff(handoff, from: .handoff, reason: .handoffCancelled, error: .cancelled) + [.resume([waiter], .failed(.cancelled))]
@@ -431,18 +431,18 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
             return [.resume([waiter], .failed(.cancelled))]
         case .verifying(var verifying):
             state = .modifying
-            let waiter = verifying.waiters.removeValue(forKey: id)
+            let waiter = verifying.waiters.remove(id)
             state = .verifying(verifying)
             return waiter.map { [.resume([$0], .failed(.cancelled))] } ?? []
         case .revoking(var operation):
             state = .modifying
-            let waiter = operation.waiters.removeValue(forKey: id)
+            let waiter = operation.waiters.remove(id)
             state = .revoking(operation)
             // The journaled operation continues without this caller.
             return waiter.map { [.resume([$0], .failed(.cancelled))] } ?? []
         case .disconnecting(var operation):
             state = .modifying
-            let waiter = operation.waiters.removeValue(forKey: id)
+            let waiter = operation.waiters.remove(id)
             state = .disconnecting(operation)
             return waiter.map { [.resume([$0], .failed(.cancelled))] } ?? []
         case .signedOut, .active:
@@ -487,21 +487,21 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
             return [.transition(from: .signedOut, to: .signedOut, reason: .nothingStored), .resume([waiter], .done)]
         case .session:
             generation += 1
-            state = .refreshing(Refreshing(previous: nil, waiters: [id: waiter], attempt: 1, retryTimer: nil))
+            state = .refreshing(Refreshing(previous: nil, waiters: WaiterList(id, waiter), attempt: 1, retryTimer: nil))
             return [
                 .transition(from: .signedOut, to: .refreshing, reason: .restoring),
                 .refresh(generation: generation, restoring: true),
             ]
         case .pending(.signOut):
             generation += 1
-            state = .revoking(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: [id: waiter]))
+            state = .revoking(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter)))
             return [
                 .transition(from: .signedOut, to: .revoking, reason: .resumingPendingOperation),
                 .revoke(generation: generation, attempt: 1),
             ]
         case .pending(.deleteAccount):
             generation += 1
-            state = .disconnecting(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: [id: waiter]))
+            state = .disconnecting(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter)))
             return [
                 .transition(from: .signedOut, to: .disconnecting, reason: .resumingPendingOperation),
                 .disconnect(generation: generation, attempt: 1),
@@ -522,7 +522,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
                     + (refreshing.retryTimer.map { [.cancelTimer($0)] } ?? []))
         case .revoking(var operation):
             state = .modifying
-            operation.waiters[id] = waiter
+            operation.waiters.append(id, waiter)
             state = .revoking(operation)
             return []
         case .signedOut:
@@ -557,7 +557,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
                     + (refreshing.retryTimer.map { [.cancelTimer($0)] } ?? []))
         case .disconnecting(var operation):
             state = .modifying
-            operation.waiters[id] = waiter
+            operation.waiters.append(id, waiter)
             state = .disconnecting(operation)
             return []
         case .signedOut, .handoff, .verifying:
@@ -647,7 +647,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         from stage: SessionStage, tokens: Tokens?, id: WaiterID, waiter: Waiter, others: [Action]
     ) -> [Action] {
         generation += 1
-        state = .revoking(ServerOperation(tokens: tokens, attempt: 1, retryTimer: nil, waiters: [id: waiter]))
+        state = .revoking(ServerOperation(tokens: tokens, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter)))
         return others + [
             .transition(from: stage, to: .revoking, reason: .signOutRequested),
             .revoke(generation: generation, attempt: 1),
@@ -658,7 +658,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         from stage: SessionStage, tokens: Tokens?, id: WaiterID, waiter: Waiter, others: [Action]
     ) -> [Action] {
         generation += 1
-        state = .disconnecting(ServerOperation(tokens: tokens, attempt: 1, retryTimer: nil, waiters: [id: waiter]))
+        state = .disconnecting(ServerOperation(tokens: tokens, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter)))
         return others + [
             .transition(from: stage, to: .disconnecting, reason: .accountDeletionRequested),
             .disconnect(generation: generation, attempt: 1),
@@ -673,7 +673,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
             state = .active(Active(tokens: tokens))
             return [.transition(from: .disconnecting, to: .active, reason: reason), .resume(waiters, .failed(error))]
         }
-        state = .refreshing(Refreshing(previous: nil, waiters: [:], attempt: 1, retryTimer: nil))
+        state = .refreshing(Refreshing(previous: nil, waiters: WaiterList(), attempt: 1, retryTimer: nil))
         return [
             .transition(from: .disconnecting, to: .refreshing, reason: reason),
             .resume(waiters, .failed(error)),
@@ -709,9 +709,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     }
 
     /// Waiters in the order they arrived, so results are handed out deterministically.
-    private static func ordered(_ waiters: [WaiterID: Waiter]) -> [Waiter] {
-        if waiters.count <= 1 { return Array(waiters.values) }
-        return waiters.sorted { $0.key < $1.key }.map(\.value)
+    private static func ordered(_ waiters: WaiterList<Waiter>) -> [Waiter] {
+        waiters.ordered
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -1,93 +1,93 @@
 #if canImport(Security)
-import CryptoKit
-import Foundation
-import Security
+    import CryptoKit
+    import Foundation
+    import Security
 
-/// Security/CryptoKit implementation of ``CryptoBackend`` for Apple platforms.
-///
-/// RSA keys cross the Security API as PKCS #1 DER, built and read by ``RSAKeyDER``, which is
-/// shared with (and tested on) every platform.
-enum AppleCryptoBackend: CryptoBackend {
-    /// Holds one immutable `SecKey`; Security allows concurrent use of a key for verifying and
-    /// signing, so sharing the reference between threads is sound.
-    final class Key: Sendable {
-        nonisolated(unsafe) let secKey: SecKey
+    /// Security/CryptoKit implementation of ``CryptoBackend`` for Apple platforms.
+    ///
+    /// RSA keys cross the Security API as PKCS #1 DER, built and read by ``RSAKeyDER``, which is
+    /// shared with (and tested on) every platform.
+    enum AppleCryptoBackend: CryptoBackend {
+        /// Holds one immutable `SecKey`; Security allows concurrent use of a key for verifying and
+        /// signing, so sharing the reference between threads is sound.
+        final class Key: Sendable {
+            nonisolated(unsafe) let secKey: SecKey
 
-        init(_ secKey: SecKey) {
-            self.secKey = secKey
+            init(_ secKey: SecKey) {
+                self.secKey = secKey
+            }
         }
-    }
 
-    typealias PublicKeyHandle = Key
-    typealias PrivateKeyHandle = Key
+        typealias PublicKeyHandle = Key
+        typealias PrivateKeyHandle = Key
 
-    static func sha256(_ message: UnsafeRawBufferPointer) -> [UInt8] {
-        Array(SHA256.hash(data: message))
-    }
+        static func sha256(_ message: UnsafeRawBufferPointer) -> [UInt8] {
+            Array(SHA256.hash(data: message))
+        }
 
-    static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) -> Bool {
-        guard let base = buffer.baseAddress, !buffer.isEmpty else { return true }
-        return SecRandomCopyBytes(kSecRandomDefault, buffer.count, base) == errSecSuccess
-    }
+        static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) -> Bool {
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return true }
+            return SecRandomCopyBytes(kSecRandomDefault, buffer.count, base) == errSecSuccess
+        }
 
-    static func makePublicKey(modulus: [UInt8], exponent: [UInt8]) -> Key? {
-        let der = RSAKeyDER.publicKey(modulus: modulus, exponent: exponent)
-        let attributes: [CFString: Any] = [
-            kSecAttrKeyType: kSecAttrKeyTypeRSA,
-            kSecAttrKeyClass: kSecAttrKeyClassPublic,
-        ]
-        var error: Unmanaged<CFError>?
-        guard let key = SecKeyCreateWithData(Data(der) as CFData, attributes as CFDictionary, &error) else {
+        static func makePublicKey(modulus: [UInt8], exponent: [UInt8]) -> Key? {
+            let der = RSAKeyDER.publicKey(modulus: modulus, exponent: exponent)
+            let attributes: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeRSA,
+                kSecAttrKeyClass: kSecAttrKeyClassPublic,
+            ]
+            var error: Unmanaged<CFError>?
+            guard let key = SecKeyCreateWithData(Data(der) as CFData, attributes as CFDictionary, &error) else {
+                error?.release()
+                return nil
+            }
+            return Key(key)
+        }
+
+        static func verifyRS256(
+            key: Key, signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer
+        ) -> Bool {
+            var error: Unmanaged<CFError>?
+            let valid = SecKeyVerifySignature(
+                key.secKey, .rsaSignatureMessagePKCS1v15SHA256, Data(message) as CFData, Data(signature) as CFData,
+                &error)
             error?.release()
-            return nil
+            return valid
         }
-        return Key(key)
-    }
 
-    static func verifyRS256(
-        key: Key, signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer
-    ) -> Bool {
-        var error: Unmanaged<CFError>?
-        let valid = SecKeyVerifySignature(
-            key.secKey, .rsaSignatureMessagePKCS1v15SHA256, Data(message) as CFData, Data(signature) as CFData,
-            &error)
-        error?.release()
-        return valid
-    }
-
-    static func generatePrivateKey(bitCount: Int) -> Key? {
-        let attributes: [CFString: Any] = [
-            kSecAttrKeyType: kSecAttrKeyTypeRSA,
-            kSecAttrKeySizeInBits: bitCount,
-        ]
-        var error: Unmanaged<CFError>?
-        guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, &error) else {
-            error?.release()
-            return nil
+        static func generatePrivateKey(bitCount: Int) -> Key? {
+            let attributes: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeRSA,
+                kSecAttrKeySizeInBits: bitCount,
+            ]
+            var error: Unmanaged<CFError>?
+            guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, &error) else {
+                error?.release()
+                return nil
+            }
+            return Key(key)
         }
-        return Key(key)
-    }
 
-    static func signRS256(key: Key, message: UnsafeRawBufferPointer) -> [UInt8]? {
-        var error: Unmanaged<CFError>?
-        guard
-            let signature = SecKeyCreateSignature(
-                key.secKey, .rsaSignatureMessagePKCS1v15SHA256, Data(message) as CFData, &error)
-        else {
-            error?.release()
-            return nil
+        static func signRS256(key: Key, message: UnsafeRawBufferPointer) -> [UInt8]? {
+            var error: Unmanaged<CFError>?
+            guard
+                let signature = SecKeyCreateSignature(
+                    key.secKey, .rsaSignatureMessagePKCS1v15SHA256, Data(message) as CFData, &error)
+            else {
+                error?.release()
+                return nil
+            }
+            return [UInt8](signature as Data)
         }
-        return [UInt8](signature as Data)
-    }
 
-    static func publicComponents(of key: Key) -> (modulus: [UInt8], exponent: [UInt8])? {
-        guard let publicKey = SecKeyCopyPublicKey(key.secKey) else { return nil }
-        var error: Unmanaged<CFError>?
-        guard let data = SecKeyCopyExternalRepresentation(publicKey, &error) else {
-            error?.release()
-            return nil
+        static func publicComponents(of key: Key) -> (modulus: [UInt8], exponent: [UInt8])? {
+            guard let publicKey = SecKeyCopyPublicKey(key.secKey) else { return nil }
+            var error: Unmanaged<CFError>?
+            guard let data = SecKeyCopyExternalRepresentation(publicKey, &error) else {
+                error?.release()
+                return nil
+            }
+            return RSAKeyDER.parsePublicKey([UInt8](data as Data))
         }
-        return RSAKeyDER.parsePublicKey([UInt8](data as Data))
     }
-}
 #endif

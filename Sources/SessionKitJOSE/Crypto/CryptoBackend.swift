@@ -34,9 +34,9 @@ protocol CryptoBackend {
 }
 
 #if canImport(Security)
-/// The backend this build uses.
-typealias PlatformCrypto = AppleCryptoBackend
+    /// The backend this build uses.
+    typealias PlatformCrypto = AppleCryptoBackend
 #else
-/// The backend this build uses.
-typealias PlatformCrypto = OpenSSLCryptoBackend
+    /// The backend this build uses.
+    typealias PlatformCrypto = OpenSSLCryptoBackend
 #endif

@@ -1,109 +1,110 @@
 #if !canImport(Security) && canImport(CSessionKitOpenSSL)
-import CSessionKitOpenSSL
+    import CSessionKitOpenSSL
 
-/// OpenSSL 3 implementation of ``CryptoBackend``, through the C shim in `CSessionKitOpenSSL`.
-enum OpenSSLCryptoBackend: CryptoBackend {
-    /// Owns one `EVP_PKEY` and frees it with the last reference.
-    ///
-    /// The key is never mutated after construction, and OpenSSL 3 allows concurrent
-    /// verification and signing with one `EVP_PKEY` (each operation builds its own context), so
-    /// sharing it between threads is sound even though the raw pointer type is not `Sendable`.
-    final class Key: Sendable {
-        nonisolated(unsafe) let pointer: OpaquePointer
+    /// OpenSSL 3 implementation of ``CryptoBackend``, through the C shim in `CSessionKitOpenSSL`.
+    enum OpenSSLCryptoBackend: CryptoBackend {
+        /// Owns one `EVP_PKEY` and frees it with the last reference.
+        ///
+        /// The key is never mutated after construction, and OpenSSL 3 allows concurrent
+        /// verification and signing with one `EVP_PKEY` (each operation builds its own context), so
+        /// sharing it between threads is sound even though the raw pointer type is not `Sendable`.
+        final class Key: Sendable {
+            nonisolated(unsafe) let pointer: OpaquePointer
 
-        init(_ pointer: OpaquePointer) {
-            self.pointer = pointer
-        }
+            init(_ pointer: OpaquePointer) {
+                self.pointer = pointer
+            }
 
-        deinit {
-            sk_key_free(pointer)
-        }
-    }
-
-    typealias PublicKeyHandle = Key
-    typealias PrivateKeyHandle = Key
-
-    /// The fetched SHA-256 implementation; nil only if the fetch failed, in which case each digest
-    /// falls back to OpenSSL's own lookup.
-    ///
-    /// An `EVP_MD` is immutable once fetched and OpenSSL allows concurrent use, so one shared
-    /// instance is sound although its pointer type is not `Sendable`.
-    final class Digest: Sendable {
-        nonisolated(unsafe) let pointer: OpaquePointer?
-
-        init() {
-            pointer = sk_sha256_fetch()
-        }
-    }
-
-    static let digest = Digest()
-
-    static func sha256(_ message: UnsafeRawBufferPointer) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
-            let ok = sk_sha256(digest.pointer, message.baseAddress, message.count, buffer.baseAddress)
-            // EVP_Digest over the built-in SHA-256 only fails when memory is exhausted.
-            precondition(ok == 1, "SHA-256 failed in OpenSSL")
-            count = 32
-        }
-    }
-
-    static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) -> Bool {
-        guard let base = buffer.baseAddress else { return true }
-        return sk_random_bytes(base.assumingMemoryBound(to: UInt8.self), buffer.count) == 1
-    }
-
-    static func makePublicKey(modulus: [UInt8], exponent: [UInt8]) -> Key? {
-        let pointer = modulus.withUnsafeBufferPointer { n in
-            exponent.withUnsafeBufferPointer { e in
-                sk_rsa_public_key(n.baseAddress, n.count, e.baseAddress, e.count)
+            deinit {
+                sk_key_free(pointer)
             }
         }
-        return pointer.map(Key.init)
-    }
 
-    static func verifyRS256(
-        key: Key, signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer
-    ) -> Bool {
-        guard let signatureBase = signature.baseAddress, !signature.isEmpty else { return false }
-        return sk_rsa_verify_sha256(
-            key.pointer, signatureBase.assumingMemoryBound(to: UInt8.self), signature.count,
-            message.baseAddress, message.count) == 1
-    }
+        typealias PublicKeyHandle = Key
+        typealias PrivateKeyHandle = Key
 
-    static func generatePrivateKey(bitCount: Int) -> Key? {
-        guard let bits = UInt32(exactly: bitCount) else { return nil }
-        return sk_rsa_generate(bits).map(Key.init)
-    }
+        /// The fetched SHA-256 implementation; nil only if the fetch failed, in which case each digest
+        /// falls back to OpenSSL's own lookup.
+        ///
+        /// An `EVP_MD` is immutable once fetched and OpenSSL allows concurrent use, so one shared
+        /// instance is sound although its pointer type is not `Sendable`.
+        final class Digest: Sendable {
+            nonisolated(unsafe) let pointer: OpaquePointer?
 
-    static func signRS256(key: Key, message: UnsafeRawBufferPointer) -> [UInt8]? {
-        let capacity = Int(sk_key_size(key.pointer))
-        guard capacity > 0 else { return nil }
-        var ok = false
-        let signature = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            var written = 0
-            ok = sk_rsa_sign_sha256(
-                key.pointer, message.baseAddress, message.count, buffer.baseAddress, capacity, &written) == 1
-            count = ok ? written : 0
+            init() {
+                pointer = sk_sha256_fetch()
+            }
         }
-        return ok ? signature : nil
-    }
 
-    static func publicComponents(of key: Key) -> (modulus: [UInt8], exponent: [UInt8])? {
-        guard let modulus = component(of: key, which: 0), let exponent = component(of: key, which: 1) else {
-            return nil
-        }
-        return (modulus, exponent)
-    }
+        static let digest = Digest()
 
-    private static func component(of key: Key, which: Int32) -> [UInt8]? {
-        let capacity = max(Int(sk_key_size(key.pointer)), 8)
-        var ok = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            let written = sk_rsa_component(key.pointer, which, buffer.baseAddress, capacity)
-            ok = written >= 0
-            count = ok ? Int(written) : 0
+        static func sha256(_ message: UnsafeRawBufferPointer) -> [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
+                let ok = sk_sha256(digest.pointer, message.baseAddress, message.count, buffer.baseAddress)
+                // EVP_Digest over the built-in SHA-256 only fails when memory is exhausted.
+                precondition(ok == 1, "SHA-256 failed in OpenSSL")
+                count = 32
+            }
         }
-        return ok ? bytes : nil
+
+        static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) -> Bool {
+            guard let base = buffer.baseAddress else { return true }
+            return sk_random_bytes(base.assumingMemoryBound(to: UInt8.self), buffer.count) == 1
+        }
+
+        static func makePublicKey(modulus: [UInt8], exponent: [UInt8]) -> Key? {
+            let pointer = modulus.withUnsafeBufferPointer { n in
+                exponent.withUnsafeBufferPointer { e in
+                    sk_rsa_public_key(n.baseAddress, n.count, e.baseAddress, e.count)
+                }
+            }
+            return pointer.map(Key.init)
+        }
+
+        static func verifyRS256(
+            key: Key, signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer
+        ) -> Bool {
+            guard let signatureBase = signature.baseAddress, !signature.isEmpty else { return false }
+            return sk_rsa_verify_sha256(
+                key.pointer, signatureBase.assumingMemoryBound(to: UInt8.self), signature.count,
+                message.baseAddress, message.count) == 1
+        }
+
+        static func generatePrivateKey(bitCount: Int) -> Key? {
+            guard let bits = UInt32(exactly: bitCount) else { return nil }
+            return sk_rsa_generate(bits).map(Key.init)
+        }
+
+        static func signRS256(key: Key, message: UnsafeRawBufferPointer) -> [UInt8]? {
+            let capacity = Int(sk_key_size(key.pointer))
+            guard capacity > 0 else { return nil }
+            var ok = false
+            let signature = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                var written = 0
+                ok =
+                    sk_rsa_sign_sha256(
+                        key.pointer, message.baseAddress, message.count, buffer.baseAddress, capacity, &written) == 1
+                count = ok ? written : 0
+            }
+            return ok ? signature : nil
+        }
+
+        static func publicComponents(of key: Key) -> (modulus: [UInt8], exponent: [UInt8])? {
+            guard let modulus = component(of: key, which: 0), let exponent = component(of: key, which: 1) else {
+                return nil
+            }
+            return (modulus, exponent)
+        }
+
+        private static func component(of key: Key, which: Int32) -> [UInt8]? {
+            let capacity = max(Int(sk_key_size(key.pointer)), 8)
+            var ok = false
+            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                let written = sk_rsa_component(key.pointer, which, buffer.baseAddress, capacity)
+                ok = written >= 0
+                count = ok ? Int(written) : 0
+            }
+            return ok ? bytes : nil
+        }
     }
-}
 #endif

@@ -8,9 +8,5 @@ public struct VerifiedIDToken: Sendable {
     /// The `kid` of the key that verified the signature; nil when the token had none and the
     /// missing-`kid` policy allowed it.
     public let keyID: String?
-
-    init(claims: IDTokenClaims, keyID: String?) {
-        self.claims = claims
-        self.keyID = keyID
-    }
+    // No public initializer: the memberwise one is internal, so only this module can create one.
 }

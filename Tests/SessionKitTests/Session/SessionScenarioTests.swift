@@ -125,13 +125,14 @@ struct SessionScenarioTests {
         let rejectedRefresh = try #require(h.issued.refreshTokens.last)
         let rejectedID = try #require(h.issued.idTokens.last)
         #expect(rejectedRefresh != signedIn.refreshToken)
-        // Never held as current; the rotated token was only ever pending (written durably first).
+        // Never held as current. The cached keys judged the response at once, so the rejected rotated
+        // token went durably, in one write, straight to the revocation queue.
         for record in h.journal.savedRecords {
             #expect(record.session?.accessToken != rejectedAccess)
             #expect(record.session?.refreshToken != rejectedRefresh)
             #expect(record.session?.idToken != rejectedID)
         }
-        #expect(h.journal.savedRecords.contains { $0.session?.pendingRefreshToken == rejectedRefresh })
+        #expect(h.journal.savedRecords.contains { $0.session == nil && $0.pendingRevocations.contains(rejectedRefresh) })
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
         await #expect(throws: SessionError.notSignedIn) { try await h.session.refresh() }
 

@@ -53,15 +53,15 @@ struct MachineScript: CustomStringConvertible {
 
     /// The callers the current stage holds, in arrival order.
     var waiting: [Int] {
-        let waiters: [WaiterID: Int]
+        let waiters: WaiterList<Int>
         switch machine.state {
         case .handoff(let handoff): waiters = handoff.waiters
         case .verifying(let verifying): waiters = verifying.waiters
         case .refreshing(let refreshing): waiters = refreshing.waiters
         case .revoking(let operation), .disconnecting(let operation): waiters = operation.waiters
-        default: waiters = [:]
+        default: waiters = WaiterList()
         }
-        return waiters.sorted { $0.key < $1.key }.map(\.value)
+        return waiters.ordered
     }
 
     /// The `state` of the sign-in attempt waiting at the provider.
