@@ -94,15 +94,22 @@ let package = Package(
             path: "Tests/StoreTool",
             swiftSettings: strict
         ),
+        // Child process for the session's crash and cross-process refresh tests.
+        .executableTarget(
+            name: "SessionKitCrashTool",
+            dependencies: ["SessionKit"],
+            path: "Tests/CrashTool",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SessionKitTests",
-            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitJOSE", "SessionKitStoreTool"],
+            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitJOSE", "SessionKitStoreTool", "SessionKitCrashTool"],
             swiftSettings: strict
         ),
         // Real HTTP against local OpenID providers (Scripts/providers); skipped unless they run.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SessionKit", "SessionKitTesting"],
+            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitCrashTool"],
             swiftSettings: strict
         ),
     ]

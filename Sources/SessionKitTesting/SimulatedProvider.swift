@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// It behaves like a real provider, so session logic can be tested end to end without a network:
 /// RS256-signed id_tokens, authorization codes bound to PKCE S256, refresh-token rotation with
-/// reuse detection (a replayed refresh token revokes its whole chain), RFC 7009 revocation,
+/// reuse detection (a replayed refresh token revokes its whole chain, unless a reuse grace period
+/// forgives the replay of the token just replaced), RFC 7009 revocation,
 /// device-bound keys and app disconnect, signing-key rotation. Each endpoint can be scripted to
 /// fail for its next calls (``script(_:on:times:)``), and every request is logged without secrets.
 ///
@@ -204,6 +205,9 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     }
 
     /// Whether the provider would accept this refresh token now (current in its chain, chain not revoked).
+    ///
+    /// A replay that ``SimulatedProviderConfiguration/refreshTokenReuseGracePeriod`` would forgive
+    /// does not count: only the current token of a chain is active.
     public func isRefreshTokenActive(_ refreshToken: String) -> Bool {
         state.withLock { $0.isRefreshTokenActive(refreshToken, now: now()) }
     }

@@ -19,6 +19,15 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     public var idTokenLifetime: Duration
     /// How long a refresh token may be used after it was issued; `nil` means until it is rotated or revoked.
     public var refreshTokenLifetime: Duration?
+    /// How long after a rotation the refresh token it replaced may still be presented once more;
+    /// `nil` (the default) means never: any replay revokes the chain.
+    ///
+    /// A client killed after the provider rotated its token, but before it stored the new one,
+    /// holds only the replaced token. Real providers forgive that replay for a short while
+    /// (django-oauth-toolkit's `REFRESH_TOKEN_GRACE_PERIOD_SECONDS`): within the period, presenting
+    /// the immediately previous token of a chain answers with another rotation of the same chain,
+    /// and the token it replaced stays the previous one. Any older token is still reuse.
+    public var refreshTokenReuseGracePeriod: Duration?
     /// How long an authorization code may be exchanged after it was issued.
     public var authorizationCodeLifetime: Duration
     /// How long a device-bound key lasts.
@@ -49,7 +58,8 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         timeoutDeadline: Duration = .seconds(30),
         rotatesRefreshTokens: Bool = true,
         issuesIDTokenOnRefresh: Bool = true,
-        includesIssuerInCallback: Bool = true
+        includesIssuerInCallback: Bool = true,
+        refreshTokenReuseGracePeriod: Duration? = nil
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -65,6 +75,7 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         self.rotatesRefreshTokens = rotatesRefreshTokens
         self.issuesIDTokenOnRefresh = issuesIDTokenOnRefresh
         self.includesIssuerInCallback = includesIssuerInCallback
+        self.refreshTokenReuseGracePeriod = refreshTokenReuseGracePeriod
     }
 
     /// The issuer as it appears in `iss` and the discovery document (no trailing slash).

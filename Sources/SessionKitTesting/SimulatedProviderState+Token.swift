@@ -68,7 +68,8 @@ extension SimulatedProviderState {
         guard grant.clientID == form["client_id"] else {
             return Self.error(400, "invalid_grant", "the refresh token was issued to another client")
         }
-        guard grant.currentRefreshToken == token else {
+        let forgivenReplay = grant.currentRefreshToken != token && isReplayWithinGracePeriod(token, of: grant, now: now)
+        guard grant.currentRefreshToken == token || forgivenReplay else {
             revokeGrant(record.grantID, reason: .refreshTokenReuse)
             return Self.error(400, "invalid_grant", "refresh token reuse detected; the grant was revoked")
         }
@@ -83,7 +84,21 @@ extension SimulatedProviderState {
                 return Self.error(400, "invalid_scope", "the scope exceeds the original grant")
             }
         }
-        return issueTokens(for: grant, grantID: record.grantID, nonce: nil, isRefresh: true, now: now, tampering: tampering)
+        var next = grant
+        if !forgivenReplay && configuration.rotatesRefreshTokens {
+            next.previousRefreshToken = token
+            next.previousRetiredAt = now
+        }
+        return issueTokens(for: next, grantID: record.grantID, nonce: nil, isRefresh: true, now: now, tampering: tampering)
+    }
+
+    /// Whether `token` is the one the chain's last rotation replaced, presented again within
+    /// ``SimulatedProviderConfiguration/refreshTokenReuseGracePeriod`` of that rotation.
+    private func isReplayWithinGracePeriod(_ token: String, of grant: Grant, now: Date) -> Bool {
+        guard let grace = configuration.refreshTokenReuseGracePeriod, grant.previousRefreshToken == token,
+            let retiredAt = grant.previousRetiredAt
+        else { return false }
+        return now < retiredAt.addingTimeInterval(grace.simulatedProviderSeconds)
     }
 
     /// Builds and signs everything first, then records it, so a signing failure changes nothing.

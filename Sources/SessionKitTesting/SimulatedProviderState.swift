@@ -55,6 +55,10 @@ struct SimulatedProviderState {
         let clientID: String
         let scope: String
         var currentRefreshToken: String?
+        /// The token the last rotation replaced, and when: a replay of it within the reuse grace
+        /// period is forgiven.
+        var previousRefreshToken: String?
+        var previousRetiredAt: Date?
         var isRevoked = false
     }
 

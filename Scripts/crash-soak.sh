@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# A longer run of the session crash test: SessionKitCrashTool children on one file store are
+# killed with SIGKILL at seeded random moments, and a fresh checker must recover every time.
+#
+#   Scripts/crash-soak.sh [KILLS] [SEED]     (default 2000 kills, the test's default seed)
+#
+# Extra options for `swift test` can follow in SWIFT_TEST_OPTIONS (e.g. "--sanitize=thread").
+# The test prints one line with the counts: kills, recoveries, losses, rotation-window hits.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+kills=${1:-2000}
+[[ $kills =~ ^[0-9]+$ ]] || { echo "usage: Scripts/crash-soak.sh [KILLS] [SEED]" >&2; exit 2; }
+export SESSIONKIT_CRASH_KILLS=$kills
+if [[ $# -ge 2 ]]; then
+    [[ $2 =~ ^[0-9]+$ ]] || { echo "usage: Scripts/crash-soak.sh [KILLS] [SEED]" >&2; exit 2; }
+    export SESSIONKIT_CRASH_SEED=$2
+fi
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+# shellcheck disable=SC2086
+swift test --filter 'SessionCrashTests/killedAtRandomMoments' ${SWIFT_TEST_OPTIONS:-} >"$log" 2>&1 || status=$?
+grep -E '^crash test:|passed|failed|issue|round [0-9]+:' "$log" | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+if [[ $status != 0 ]]; then
+    echo "crash soak failed (swift test exit code $status); full output:" >&2
+    tail -50 "$log" >&2
+fi
+exit "$status"
