@@ -66,7 +66,7 @@ DATABASES = {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": str(STATE / "db.sqlite3"),
         # The dev server is threaded; wait for a writer instead of failing with "locked".
-        "OPTIONS": {"timeout": 30},
+        "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"},
     }
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

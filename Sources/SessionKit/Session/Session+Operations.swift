@@ -238,23 +238,38 @@ extension Session {
                 return
             }
             let lead = SessionStateMachine<VerifiedTokens, Waiter>.seconds(configuration.refreshLeadTime)
-            if session.accessToken == nil || (session.accessTokenExpiresAt?.timeIntervalSince(wallClock()) ?? 0) <= lead {
-                // The device-key exchange needs a valid access token (typically after a relaunch).
+            var refreshed = false
+            var deviceKey: Secret?
+            var alreadyDisconnected = false
+            while deviceKey == nil && !alreadyDisconnected {
+                if !refreshed && (session.accessToken == nil || (session.accessTokenExpiresAt?.timeIntervalSince(wallClock()) ?? 0) <= lead) {
+                    // The device-key exchange needs a valid access token (typically after a relaunch).
+                    refreshed = true
+                    do {
+                        session = try await refreshUnderLease(previous: nil, forJournaledOperation: true).stored()
+                    } catch SessionError.provider(let error) {
+                        throw error
+                    } catch SessionError.refreshTokenRejected {
+                        // The grant is gone at the provider: a disconnect that completed before a
+                        // relaunch ends it exactly so. Nothing is left to disconnect.
+                        alreadyDisconnected = true
+                        continue
+                    }
+                }
                 do {
-                    session = try await refreshUnderLease(previous: nil, forJournaledOperation: true).stored()
-                } catch SessionError.provider(let error) {
+                    deviceKey = try await deviceKeys.disconnectKey(accessToken: session.accessToken ?? Secret(""))
+                } catch let error as ProviderError where error.status == 401 && !refreshed {
+                    // The stored access token was revoked (the disconnect may already have happened):
+                    // refresh once and ask again.
+                    session.accessToken = nil
+                    continue
+                } catch let error as ProviderError {
                     throw error
+                } catch {
+                    throw ProviderError.invalidResponse("device key unavailable")
                 }
             }
-            let deviceKey: Secret
-            do {
-                deviceKey = try await deviceKeys.disconnectKey(accessToken: session.accessToken ?? Secret(""))
-            } catch let error as ProviderError {
-                throw error
-            } catch {
-                throw ProviderError.invalidResponse("device key unavailable")
-            }
-            _ = try await client.disconnect(deviceKey: deviceKey)
+            if let deviceKey { _ = try await client.disconnect(deviceKey: deviceKey) }
             try await Self.update(store) { record in
                 if let current = record.session {
                     record.pendingRevocations += [current.pendingRefreshToken, current.refreshToken].compactMap { $0 }

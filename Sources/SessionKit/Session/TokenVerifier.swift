@@ -191,7 +191,9 @@ struct TokenVerifier: Sendable {
             } catch {
                 throw .provider(error)
             }
-            guard let refreshed else { throw .verificationFailed(.unknownKeyID) }
+            // The set was fetched moments ago: a key rotated since cannot be fetched yet. Nothing was
+            // judged, so this is transient (retried later), never a reason to end the session.
+            guard let refreshed else { throw .provider(.invalidResponse("signing key not yet published")) }
             do {
                 return try IDTokenValidator.validate(token.value, keys: refreshed, expecting: expectations, now: now)
             } catch {

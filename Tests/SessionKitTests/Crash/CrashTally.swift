@@ -10,7 +10,7 @@ struct CrashTally {
     var windowHitsAtServer = 0
     var windowHitsAfterLine = 0
     var losses: [String] = []
-    /// Journaled deletions refused on resume after the provider had disconnected (a known issue).
+    /// Journaled deletions refused on resume after the provider had disconnected (must stay 0).
     var deletionsRefusedAfterDisconnect = 0
 
     var recoveries: Int { activeRecoveries + journalRecoveries + signedOutRecoveries }
@@ -38,7 +38,7 @@ struct CrashTally {
         "crash test: \(kills) kills (\(serverKills) inside a token request, \(kills - serverKills) after a random progress line), "
             + "\(recoveries) recoveries (\(activeRecoveries) active sessions, \(journalRecoveries) journaled operations completed, "
             + "\(signedOutRecoveries) signed out), \(losses.count) losses, "
-            + "\(deletionsRefusedAfterDisconnect) deletions refused after the provider disconnected (known issue); rotation window hit \(windowHits) times "
+            + "\(deletionsRefusedAfterDisconnect) deletions refused after the provider disconnected; rotation window hit \(windowHits) times "
             + "(\(windowHitsAtServer) inside a token request, \(windowHitsAfterLine) after a line), "
             + "\(recoveries - windowHits) recoveries needed no grace period"
     }
