@@ -49,6 +49,10 @@ public actor Session<C: Clock> where C.Duration == Duration {
     private var observers: [@Sendable (SessionEvent) -> Void] = []
     var backgroundRevoker: Task<Void, Never>?
     private var refreshTask: Task<Void, Never>?
+    /// While active: the access token as handed out and the date it becomes due. A projection of
+    /// the machine's stage, renewed by every step that acts before anything else of that step is
+    /// seen, so the fast path of ``validAccessToken()`` reads it without entering the actor.
+    private let handout = Locked<(token: AccessToken, dueAt: Date)?>(nil)
 
     /// Creates a session.
     ///
@@ -176,9 +180,12 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// A valid access token: the current one, or the result of a refresh when it is due within the
     /// lead time. Concurrent callers share one refresh; a refreshed token is handed out only after
     /// its id_token was verified.
-    public func validAccessToken() async throws(SessionError) -> AccessToken {
-        if let tokens = machine.freshTokens(now: wallClock()) {
-            return AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt)
+    ///
+    /// A fresh token is returned on the caller's own executor, without a trip through the actor;
+    /// anything else (a refresh due or in flight, no session, sign-out) goes through the machine.
+    nonisolated(nonsending) public func validAccessToken() async throws(SessionError) -> AccessToken {
+        if let current = handout.withLock({ $0 }), wallClock() < current.dueAt {
+            return current.token
         }
         return try await waitForTokens(force: false)
     }
@@ -275,6 +282,14 @@ public actor Session<C: Clock> where C.Duration == Duration {
     }
 
     func perform(_ actions: [Machine.Action]) {
+        // A step without actions (one more caller joining a refresh, a stale result) leaves the stage as it was.
+        guard !actions.isEmpty else { return }
+        // Before any event is published or caller resumed: nobody may see the new stage and still
+        // be handed the old token.
+        let current = machine.handout.map { tokens, dueAt in
+            (token: AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt), dueAt: dueAt)
+        }
+        handout.withLock { $0 = current }
         for action in actions {
             switch action {
             case .present(let attempt, let generation):

@@ -180,11 +180,13 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         }
     }
 
-    /// The tokens to hand out without any transition, when the session is active and the access
-    /// token is not due within the lead time. This is the fast path of `validAccessToken()`.
-    func freshTokens(now: Date) -> Tokens? {
+    /// While active: the tokens and the date they become due (access-token expiry minus the lead
+    /// time). Until then the owner may hand the access token out without feeding an event (the
+    /// fast path of `validAccessToken()`): the rule `tokenRequested` applies, as a date the owner
+    /// compares with its own clock.
+    var handout: (tokens: Tokens, dueAt: Date)? {
         guard case .active(let active) = state else { return nil }
-        return Self.isFresh(active.tokens, now: now, lead: configuration.refreshLeadTime) ? active.tokens : nil
+        return (active.tokens, active.tokens.accessTokenExpiresAt.addingTimeInterval(-Self.seconds(configuration.refreshLeadTime)))
     }
 
     /// The attempt number of the operation in flight (refresh, revoke, disconnect).
