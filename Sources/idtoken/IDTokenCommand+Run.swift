@@ -112,7 +112,7 @@ extension IDTokenCommand {
     private static func verdict(valid: Bool, fields: [(String, String)]) -> CommandOutput {
         var line = #"{"valid":"# + (valid ? "true" : "false")
         for (name, value) in fields {
-            line += "," + JSONLine.quoted(name) + ":" + JSONLine.quoted(value)
+            line += "," + JSONWriter.quoted(name) + ":" + JSONWriter.quoted(value)
         }
         return CommandOutput(standardOutput: line + "}\n", standardError: "", status: valid ? 0 : 1)
     }

@@ -18,7 +18,7 @@ public protocol DeviceKeyProviding: Sendable {
 ///
 /// ```swift
 /// let session = Session(configuration: configuration, transport: URLSessionTransport(clock: .continuous),
-///                       store: try FileCredentialStore(directory: url), presenter: presenter,
+///                       store: FileCredentialStore(directory: url), presenter: presenter,
 ///                       clock: ContinuousClock(), wallClock: { Date() })
 /// try await session.restore()
 /// let token = try await session.validAccessToken()

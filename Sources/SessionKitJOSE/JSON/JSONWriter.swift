@@ -1,6 +1,7 @@
 /// Compact JSON serialization for the few documents this module writes: JOSE headers, JWKS,
-/// and the re-encoded header and claims a debugging tool prints.
-enum JSONWriter {
+/// and the re-encoded header and claims a debugging tool prints. The `idtoken` CLI quotes its
+/// output strings with it too, so there is one JSON string escaper in the package.
+package enum JSONWriter {
     static func serialize(_ value: JSONValue) -> String {
         var output = ""
         write(value, to: &output)
@@ -59,7 +60,8 @@ enum JSONWriter {
         output += "\""
     }
 
-    static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string literal, quotes included.
+    package static func quoted(_ text: String) -> String {
         var output = ""
         writeString(text, to: &output)
         return output
