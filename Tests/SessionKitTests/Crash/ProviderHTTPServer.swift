@@ -109,7 +109,7 @@ final class ProviderHTTPServer: Sendable {
         }
         Task {
             let response = await handler(request)
-            _ = Self.writeAll(Self.encode(response), to: connection)
+            _ = LoopbackHTTPServer.writeAll(Self.encode(response), to: connection)
             finish(connection)
         }
     }
@@ -129,54 +129,13 @@ final class ProviderHTTPServer: Sendable {
         return Data(head.utf8) + response.body
     }
 
-    private static func writeAll(_ data: Data, to connection: Int32) -> Bool {
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = send(connection, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return false }
-                offset += written
-            }
-            return true
-        }
-    }
-
-    /// Reads one request: the head up to the blank line, then `Content-Length` bytes of body.
+    /// Reads one request with the loopback test server's reader and addresses it to `origin`.
     private static func readRequest(from connection: Int32, origin: String) -> HTTPRequest? {
-        var bytes: [UInt8] = []
-        var scratch = [UInt8](repeating: 0, count: 4096)
-        let terminator: [UInt8] = Array("\r\n\r\n".utf8)
-        var headEnd: Int?
-        while headEnd == nil {
-            let count = read(connection, &scratch, scratch.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0, bytes.count < 65_536 else { return nil }
-            bytes += scratch[0..<count]
-            headEnd = bytes.firstRange(of: terminator)?.upperBound
-        }
-        guard let headEnd, let head = String(bytes: bytes[0..<headEnd], encoding: .utf8) else { return nil }
-        var lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
-        guard !lines.isEmpty else { return nil }
-        let requestLine = lines.removeFirst().split(separator: " ")
-        guard requestLine.count == 3, requestLine[1].hasPrefix("/"), let url = URL(string: origin + requestLine[1]) else { return nil }
-        var headers: [(name: String, value: String)] = []
-        var length = 0
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            let name = String(line[..<colon])
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            if name.lowercased() == "content-length" { length = Int(value) ?? 0 }
-            headers.append((name, value))
-        }
-        var body = Array(bytes[headEnd...])
-        while body.count < length {
-            let count = read(connection, &scratch, scratch.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            body += scratch[0..<count]
-        }
+        guard let received = LoopbackHTTPServer.readRequest(from: connection), received.target.hasPrefix("/"),
+            let url = URL(string: origin + received.target)
+        else { return nil }
         return HTTPRequest(
-            method: String(requestLine[0]), url: url, headers: headers, body: length > 0 ? Data(body.prefix(length)) : nil)
+            method: received.method, url: url, headers: received.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
+            body: received.body.isEmpty ? nil : received.body)
     }
 }

@@ -239,7 +239,8 @@ final class LoopbackHTTPServer: Sendable {
         }
     }
 
-    private static func writeAll(_ data: Data, to connection: Int32) -> Bool {
+    /// Writes all of `data`, or returns false when the peer went away.
+    static func writeAll(_ data: Data, to connection: Int32) -> Bool {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -252,7 +253,8 @@ final class LoopbackHTTPServer: Sendable {
         }
     }
 
-    private static func readRequest(from connection: Int32) -> ReceivedRequest? {
+    /// Reads one request: the head up to the blank line, then `Content-Length` bytes of body.
+    static func readRequest(from connection: Int32) -> ReceivedRequest? {
         var bytes: [UInt8] = []
         var scratch = [UInt8](repeating: 0, count: 4096)
         let terminator: [UInt8] = Array("\r\n\r\n".utf8)
