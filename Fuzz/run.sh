@@ -41,7 +41,7 @@ else
 fi
 if [[ $rebuild -eq 1 ]]; then
     echo "building $binary" >&2
-    if ! swiftc -O -swift-version 6 -sanitize=fuzzer,address -parse-as-library \
+    if ! swiftc -O -swift-version 6 -package-name SessionKit -sanitize=fuzzer,address -parse-as-library \
         -module-name SessionKitJOSE -use-ld=lld \
         -I "$root/Sources/CSessionKitOpenSSL" \
         "${sources[@]}" -o "$binary.tmp" >"$build/build.log" 2>&1; then
