@@ -51,6 +51,11 @@ run_tests() {
     set -e
     grep -vE '^\[[0-9]+/[0-9]+\] |^Compiling |^Building | started\.$' "$log" || true
     if [ "$status" != 0 ]; then
+        # Sanitizer reports are long and land mid-log; repeat them last so they are seen.
+        if grep -q 'WARNING: ThreadSanitizer' "$log"; then
+            echo "--- thread sanitizer reports, repeated from $log ---" >&2
+            awk '/^WARNING: ThreadSanitizer/ {show = 1} show {print} /^SUMMARY: ThreadSanitizer/ {show = 0; print ""}' "$log" >&2
+        fi
         echo "swift test $* failed with exit code $status" >&2
         exit 1
     fi
