@@ -32,9 +32,9 @@ extension Session {
                 if let old = record.session { record.pendingRevocations.append(old.refreshToken) }
                 record.session = tokens.stored()
             }
-            perform(machine.exchangeSucceeded(tokens, generation: generation))
+            step { $0.exchangeSucceeded(tokens, generation: generation) }
         } catch {
-            perform(machine.exchangeFailed(Self.sessionError(error), generation: generation))
+            step { $0.exchangeFailed(Self.sessionError(error), generation: generation) }
         }
     }
 
@@ -46,16 +46,17 @@ extension Session {
             outcome = .success(try await refreshUnderLease(previous: previous))
         } catch {
             if error is RefreshStorageFailure {
-                perform(machine.refreshFailed(.permanent(Self.sessionError(error)), generation: generation))
+                step { $0.refreshFailed(.permanent(Self.sessionError(error)), generation: generation) }
                 return
             }
             outcome = .failure(Self.sessionError(error))
         }
         switch outcome {
         case .success(let tokens):
-            perform(machine.refreshSucceeded(tokens, generation: generation))
+            step { $0.refreshSucceeded(tokens, generation: generation) }
         case .failure(let error):
-            perform(machine.refreshFailed(refreshFailure(for: error), generation: generation))
+            let failure = refreshFailure(for: error)
+            step { $0.refreshFailed(failure, generation: generation) }
             if case .verificationFailed = error { startBackgroundRevoker() }
         }
     }
@@ -185,7 +186,7 @@ extension Session {
                 return [record.session?.pendingRefreshToken, record.session?.refreshToken].compactMap { $0 }
             }
         } catch {
-            perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
+            step { $0.serverOperationFailed(.storage(Self.storageError(error)), generation: generation) }
             return
         }
         let outcome: ServerOperationFailure?
@@ -196,7 +197,8 @@ extension Session {
             }
             outcome = told ? nil : .cannotTell("the provider has no revocation endpoint")
         } catch where error.isTransient {
-            perform(machine.serverOperationFailed(transientFailure(error), generation: generation))
+            let failure = transientFailure(error)
+            step { $0.serverOperationFailed(failure, generation: generation) }
             return
         } catch {
             // The provider refuses the revocation for good: signing out cannot be refused, so wipe.
@@ -209,13 +211,13 @@ extension Session {
                 if record.pendingOperation == .signOut { record.pendingOperation = nil }
             }
         } catch {
-            perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
+            step { $0.serverOperationFailed(.storage(Self.storageError(error)), generation: generation) }
             return
         }
         if let outcome {
-            perform(machine.serverOperationFailed(outcome, generation: generation))
+            step { $0.serverOperationFailed(outcome, generation: generation) }
         } else {
-            perform(machine.serverOperationConfirmed(generation: generation, subject: nil))
+            step { $0.serverOperationConfirmed(generation: generation, subject: nil) }
         }
     }
 
@@ -234,7 +236,7 @@ extension Session {
             }
             guard var session, configuration.provider.disconnectEndpoint != nil, let deviceKeys else {
                 try await Self.update(store) { $0.pendingOperation = nil }
-                perform(machine.serverOperationFailed(.cannotTell("the provider offers no app disconnect"), generation: generation))
+                step { $0.serverOperationFailed(.cannotTell("the provider offers no app disconnect"), generation: generation) }
                 return
             }
             let lead = SessionStateMachine<VerifiedTokens, Waiter>.seconds(configuration.refreshLeadTime)
@@ -279,24 +281,25 @@ extension Session {
             }
             try? await deviceKeys.reset()
             startBackgroundRevoker()
-            perform(machine.serverOperationConfirmed(generation: generation, subject: session.subject))
+            step { $0.serverOperationConfirmed(generation: generation, subject: session.subject) }
         } catch let error as ProviderError where error.isTransient {
-            perform(machine.serverOperationFailed(transientFailure(error), generation: generation))
+            let failure = transientFailure(error)
+            step { $0.serverOperationFailed(failure, generation: generation) }
         } catch let error as ProviderError {
             // 401/403 (or another refusal): the account stays; so do the credentials.
             do {
                 try await Self.update(store) { $0.pendingOperation = nil }
-                perform(machine.serverOperationFailed(.refused(status: error.status ?? 0), generation: generation))
+                step { $0.serverOperationFailed(.refused(status: error.status ?? 0), generation: generation) }
             } catch {
-                perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
+                step { $0.serverOperationFailed(.storage(Self.storageError(error)), generation: generation) }
             }
         } catch SessionError.storage(let error) {
-            perform(machine.serverOperationFailed(.storage(error), generation: generation))
+            step { $0.serverOperationFailed(.storage(error), generation: generation) }
         } catch let error as SessionError {
             // The session could not be refreshed for the device-key exchange: the provider cannot be told.
-            perform(machine.serverOperationFailed(.cannotTell("\(error)"), generation: generation))
+            step { $0.serverOperationFailed(.cannotTell("\(error)"), generation: generation) }
         } catch {
-            perform(machine.serverOperationFailed(.storage(Self.storageError(error)), generation: generation))
+            step { $0.serverOperationFailed(.storage(Self.storageError(error)), generation: generation) }
         }
     }
 

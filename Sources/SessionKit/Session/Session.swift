@@ -41,7 +41,6 @@ public actor Session<C: Clock> where C.Duration == Duration {
 
     var machine: Machine
     var random: AnyRandomNumberGenerator
-    private var nextWaiter: UInt64 = 0
     private var timers: [TimerID: Task<Void, Never>] = [:]
     private var presenterTask: Task<Void, Never>?
     private var subscribers: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
@@ -49,10 +48,9 @@ public actor Session<C: Clock> where C.Duration == Duration {
     private var observers: [@Sendable (SessionEvent) -> Void] = []
     var backgroundRevoker: Task<Void, Never>?
     private var refreshTask: Task<Void, Never>?
-    /// While active: the access token as handed out and the date it becomes due. A projection of
-    /// the machine's stage, renewed by every step that acts before anything else of that step is
-    /// seen, so the fast path of ``validAccessToken()`` reads it without entering the actor.
-    private let handout = Locked<(token: AccessToken, dueAt: Date)?>(nil)
+    /// What ``validAccessToken()`` may do without entering the actor: hand out a fresh token, or
+    /// queue to join the refresh in flight.
+    private let gate = Locked(TokenGate<Waiter>())
 
     /// Creates a session.
     ///
@@ -95,8 +93,15 @@ public actor Session<C: Clock> where C.Duration == Duration {
 
     /// How many callers are suspended waiting for the refresh in flight.
     public var waitingCallerCount: Int {
-        if case .refreshing(let refreshing) = machine.state { return refreshing.waiters.count }
-        return 0
+        let queued = gate.withLock { $0.joiners.count }
+        if case .refreshing(let refreshing) = machine.state { return refreshing.waiters.count + queued }
+        return queued
+    }
+
+    /// How many callers are queued at the gate to join the refresh in flight and not yet fed into
+    /// the machine (included in ``waitingCallerCount``).
+    nonisolated package var queuedCallerCount: Int {
+        gate.withLock { $0.joiners.count }
     }
 
     /// Who is signed in, while the session holds verified tokens.
@@ -167,6 +172,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
     @discardableResult
     public func handle(_ url: URL) -> Bool {
         guard configuration.provider.isCallback(url) else { return false }
+        admitJoiners()
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         let fields = FormEncoding.decode(query)
         let callback = CallbackParameters(code: fields["code"], state: fields["state"], error: fields["error"], issuer: fields["iss"])
@@ -182,10 +188,16 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// its id_token was verified.
     ///
     /// A fresh token is returned on the caller's own executor, without a trip through the actor;
-    /// anything else (a refresh due or in flight, no session, sign-out) goes through the machine.
+    /// a caller joining a refresh in flight is queued without entering the actor and resumed on its
+    /// own executor; anything else (a refresh due, no session, sign-out) goes through the machine.
     nonisolated(nonsending) public func validAccessToken() async throws(SessionError) -> AccessToken {
-        if let current = handout.withLock({ $0 }), wallClock() < current.dueAt {
-            return current.token
+        switch gate.withLock({ $0.route }) {
+        case .fresh(let token, let dueAt):
+            if wallClock() < dueAt { return token }
+        case .join:
+            return try Self.accessToken(from: await joinRefresh())
+        case .machine:
+            break
         }
         return try await waitForTokens(force: false)
     }
@@ -238,8 +250,12 @@ public actor Session<C: Clock> where C.Duration == Duration {
 
     private func waitForTokens(force: Bool) async throws(SessionError) -> AccessToken {
         let now = wallClock()
-        switch await suspend({ id, waiter in machine.tokenRequested(id: id, waiter: waiter, now: now, force: force) }) {
-        case .tokens(let tokens): return AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt)
+        return try Self.accessToken(from: await suspend({ id, waiter in machine.tokenRequested(id: id, waiter: waiter, now: now, force: force) }))
+    }
+
+    private static func accessToken(from result: WaiterResult<VerifiedTokens>) throws(SessionError) -> AccessToken {
+        switch result {
+        case .tokens(let tokens): AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt)
         case .done: throw .notSignedIn
         case .failed(let error): throw error
         }
@@ -248,14 +264,14 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// Suspends the caller as a waiter the machine resumes exactly once; cancelling the calling
     /// task removes only this waiter.
     private func suspend(_ feed: (WaiterID, Waiter) -> [Machine.Action]) async -> WaiterResult<VerifiedTokens> {
-        nextWaiter += 1
-        let id = WaiterID(raw: nextWaiter)
+        let id = gate.withLock { $0.nextWaiterID() }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: Waiter) in
                 if Task.isCancelled {
                     waiter.resume(returning: .failed(.cancelled))
                     return
                 }
+                admitJoiners()
                 perform(feed(id, waiter))
             }
         } onCancel: {
@@ -263,13 +279,61 @@ public actor Session<C: Clock> where C.Duration == Duration {
         }
     }
 
+    /// Queues the caller at the gate to join the refresh in flight, without entering the actor.
+    /// The session feeds it into the machine at its next step; cancelling the calling task removes
+    /// only this caller, from the gate or from the machine, wherever it is.
+    nonisolated(nonsending) private func joinRefresh() async -> WaiterResult<VerifiedTokens> {
+        let id = gate.withLock { $0.nextWaiterID() }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (waiter: Waiter) in
+                let queued: Bool? = gate.withLock { gate in
+                    Task.isCancelled ? nil : gate.enqueue(id, waiter)
+                }
+                switch queued {
+                case nil: waiter.resume(returning: .failed(.cancelled))
+                case true?:
+                    // The refresh ended between the caller's look at the gate and its queuing.
+                    Task { await self.admitJoiners() }
+                case false?: break
+                }
+            }
+        } onCancel: {
+            if let waiter = gate.withLock({ $0.remove(id) }) {
+                waiter.resume(returning: .failed(.cancelled))
+            } else {
+                Task { await self.waiterCancelled(id) }
+            }
+        }
+    }
+
+    /// Feeds the callers queued at the gate into the machine, in arrival order. Runs before every
+    /// other event, so the machine has seen each caller that queued before it.
+    func admitJoiners() {
+        let joiners = gate.withLock { $0.takeJoiners() }
+        guard !joiners.isEmpty else { return }
+        admit(joiners)
+    }
+
+    private func admit(_ joiners: [(id: WaiterID, waiter: Waiter)]) {
+        let now = wallClock()
+        for joiner in joiners {
+            perform(machine.tokenRequested(id: joiner.id, waiter: joiner.waiter, now: now, force: false))
+        }
+    }
+
+    /// Runs one machine step on an event: the queued callers first, then the event's actions.
+    func step(_ event: (inout Machine) -> [Machine.Action]) {
+        admitJoiners()
+        perform(event(&machine))
+    }
+
     private func waiterCancelled(_ id: WaiterID) {
-        perform(machine.waiterCancelled(id))
+        step { $0.waiterCancelled(id) }
     }
 
     private func timerFired(_ id: TimerID) {
         timers[id] = nil
-        perform(machine.timerFired(id))
+        step { $0.timerFired(id) }
     }
 
     private func removeSubscriber(_ id: UInt64) {
@@ -286,10 +350,15 @@ public actor Session<C: Clock> where C.Duration == Duration {
         guard !actions.isEmpty else { return }
         // Before any event is published or caller resumed: nobody may see the new stage and still
         // be handed the old token.
-        let current = machine.handout.map { tokens, dueAt in
-            (token: AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt), dueAt: dueAt)
-        }
-        handout.withLock { $0 = current }
+        let mode: TokenGate<Waiter>.Mode =
+            switch machine.handout {
+            case .fresh(let tokens, let dueAt)?: .fresh(AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt), dueAt: dueAt)
+            case .joinRefresh?: .joining
+            case nil: .closed
+            }
+        // Callers that queued to join a refresh this step ended are answered by the new stage.
+        let leftOver = gate.withLock { $0.update(mode) }
+        defer { if !leftOver.isEmpty { admit(leftOver) } }
         for action in actions {
             switch action {
             case .present(let attempt, let generation):
@@ -349,10 +418,10 @@ public actor Session<C: Clock> where C.Duration == Duration {
                 return
             }
             if !handle(callback) {
-                perform(machine.presenterFailed(.presentationFailed("the callback does not match the redirect URI"), generation: generation))
+                step { $0.presenterFailed(.presentationFailed("the callback does not match the redirect URI"), generation: generation) }
             }
         } catch {
-            perform(machine.presenterFailed(error, generation: generation))
+            step { $0.presenterFailed(error, generation: generation) }
         }
     }
 }

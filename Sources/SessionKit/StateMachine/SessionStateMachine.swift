@@ -180,13 +180,28 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         }
     }
 
-    /// While active: the tokens and the date they become due (access-token expiry minus the lead
-    /// time). Until then the owner may hand the access token out without feeding an event (the
-    /// fast path of `validAccessToken()`): the rule `tokenRequested` applies, as a date the owner
-    /// compares with its own clock.
-    var handout: (tokens: Tokens, dueAt: Date)? {
-        guard case .active(let active) = state else { return nil }
-        return (active.tokens, active.tokens.accessTokenExpiresAt.addingTimeInterval(-Self.seconds(configuration.refreshLeadTime)))
+    /// What the owner may do with a token request without feeding an event, or `nil` when every
+    /// request must go through ``tokenRequested(id:waiter:now:force:)``.
+    enum Handout {
+        /// Active: the owner may hand the access token out until `dueAt` (access-token expiry
+        /// minus the lead time), the rule `tokenRequested` applies, as a date the owner compares
+        /// with its own clock.
+        case fresh(Tokens, dueAt: Date)
+        /// Refreshing: a request could only join the refresh in flight, so the owner may queue
+        /// callers itself and feed them as `tokenRequested` (not forced), in arrival order, before
+        /// any other event.
+        case joinRefresh
+    }
+
+    /// The handout rule of the current stage (the fast path of `validAccessToken()`).
+    var handout: Handout? {
+        switch state {
+        case .active(let active):
+            .fresh(
+                active.tokens, dueAt: active.tokens.accessTokenExpiresAt.addingTimeInterval(-Self.seconds(configuration.refreshLeadTime)))
+        case .refreshing: .joinRefresh
+        default: nil
+        }
     }
 
     /// The attempt number of the operation in flight (refresh, revoke, disconnect).

@@ -47,6 +47,16 @@ struct WaiterList<Waiter> {
         return result
     }
 
+    /// Every waiting caller with its id, in arrival order.
+    var entries: [(id: WaiterID, waiter: Waiter)] {
+        var result: [(id: WaiterID, waiter: Waiter)] = []
+        result.reserveCapacity(count)
+        for (id, slot) in zip(ids, slots) {
+            if let waiter = slot { result.append((id, waiter)) }
+        }
+        return result
+    }
+
     /// The ids of the waiting callers, in arrival order.
     var waitingIDs: [WaiterID] {
         zip(ids, slots).compactMap { $1 == nil ? nil : $0 }

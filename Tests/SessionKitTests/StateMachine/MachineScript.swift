@@ -97,8 +97,8 @@ struct MachineScript: CustomStringConvertible {
 
     /// The fast path of `validAccessToken()`, at `seconds` after ``start``.
     func freshTokens(at seconds: Double = 0) -> ScriptTokens? {
-        guard let handout = machine.handout, Self.start.addingTimeInterval(seconds) < handout.dueAt else { return nil }
-        return handout.tokens
+        guard case .fresh(let tokens, let dueAt)? = machine.handout, Self.start.addingTimeInterval(seconds) < dueAt else { return nil }
+        return tokens
     }
 
     // MARK: - Fixtures

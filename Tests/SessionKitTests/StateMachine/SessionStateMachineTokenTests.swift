@@ -55,6 +55,20 @@ extension StateMachineTests {
             #expect(Script.makeSignedOut().freshTokens() == nil)
         }
 
+        @Test(arguments: SessionStage.allCases)
+        func callersMayQueueOutsideTheMachineOnlyWhileRefreshing(stage: SessionStage) {
+            let m = Script.make(stage)
+            let joins = if case .joinRefresh? = m.machine.handout { true } else { false }
+            #expect(joins == (stage == .refreshing))
+        }
+
+        @Test func aQueuedCallerFedWhileRefreshingOnlyJoins() {
+            var m = Script.makeRefreshing(waiters: [1])
+            #expect(m.tokenRequested(waiter: 2, at: 4000) == [])
+            #expect(m.tokenRequested(waiter: 3, at: 4000) == [])
+            #expect(m.waiting == [1, 2, 3])
+        }
+
         @Test func explicitRefreshIgnoresExpiry() {
             var m = Script.makeActive(expiresIn: 3600)
             #expect(
