@@ -86,6 +86,9 @@ public enum Base64URL {
         guard remainder != 1 else { return nil }
         let fullGroups = input.count >> 2
         let outputCount = fullGroups * 3 + (remainder == 0 ? 0 : remainder - 1)
+        // An array made with capacity 0 is the standard library's one shared empty storage, and
+        // filling it writes its count there: a data race with every other thread doing the same.
+        guard outputCount > 0 else { return [] }
         return decodeTables.withUnsafeBufferPointer { tables -> [UInt8]? in
             let t0 = tables.baseAddress.unsafelyUnwrapped
             let t1 = t0 + 256
