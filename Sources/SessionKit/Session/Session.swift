@@ -191,11 +191,11 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// a caller joining a refresh in flight is queued without entering the actor and resumed on its
     /// own executor; anything else (a refresh due, no session, sign-out) goes through the machine.
     nonisolated(nonsending) public func validAccessToken() async throws(SessionError) -> AccessToken {
-        switch gate.withLock({ $0.route }) {
+        switch gate.withLock({ $0.route() }) {
         case .fresh(let token, let dueAt):
             if wallClock() < dueAt { return token }
-        case .join:
-            return try Self.accessToken(from: await joinRefresh())
+        case .join(let id):
+            return try Self.accessToken(from: await joinRefresh(as: id))
         case .machine:
             break
         }
@@ -282,9 +282,8 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// Queues the caller at the gate to join the refresh in flight, without entering the actor.
     /// The session feeds it into the machine at its next step; cancelling the calling task removes
     /// only this caller, from the gate or from the machine, wherever it is.
-    nonisolated(nonsending) private func joinRefresh() async -> WaiterResult<VerifiedTokens> {
-        let id = gate.withLock { $0.nextWaiterID() }
-        return await withTaskCancellationHandler {
+    nonisolated(nonsending) private func joinRefresh(as id: WaiterID) async -> WaiterResult<VerifiedTokens> {
+        await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: Waiter) in
                 let queued: Bool? = gate.withLock { gate in
                     Task.isCancelled ? nil : gate.enqueue(id, waiter)
@@ -314,11 +313,8 @@ public actor Session<C: Clock> where C.Duration == Duration {
         admit(joiners)
     }
 
-    private func admit(_ joiners: [(id: WaiterID, waiter: Waiter)]) {
-        let now = wallClock()
-        for joiner in joiners {
-            perform(machine.tokenRequested(id: joiner.id, waiter: joiner.waiter, now: now, force: false))
-        }
+    private func admit(_ joiners: WaiterList<Waiter>) {
+        perform(machine.queuedTokenRequests(joiners, now: wallClock()))
     }
 
     /// Runs one machine step on an event: the queued callers first, then the event's actions.

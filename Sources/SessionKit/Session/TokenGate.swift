@@ -22,8 +22,8 @@ struct TokenGate<Waiter> {
     enum Route {
         /// Hand out `token` if the caller's clock is before `dueAt`, otherwise ask the machine.
         case fresh(AccessToken, dueAt: Date)
-        /// Queue to join the refresh in flight.
-        case join
+        /// Queue to join the refresh in flight, as the caller with this id.
+        case join(WaiterID)
         /// Ask the machine.
         case machine
     }
@@ -43,11 +43,11 @@ struct TokenGate<Waiter> {
         return WaiterID(raw: lastWaiterID)
     }
 
-    /// Where a token request goes now.
-    var route: Route {
+    /// Where a token request goes now; a caller sent to join gets its waiter id here.
+    mutating func route() -> Route {
         switch mode {
         case .fresh(let token, let dueAt): .fresh(token, dueAt: dueAt)
-        case .joining: .join
+        case .joining: .join(nextWaiterID())
         case .closed: .machine
         }
     }
@@ -67,19 +67,18 @@ struct TokenGate<Waiter> {
         joiners.remove(id)
     }
 
-    /// Takes every queued caller, in arrival order, to feed them into the machine.
-    mutating func takeJoiners() -> [(id: WaiterID, waiter: Waiter)] {
+    /// Takes every queued caller, to feed them into the machine.
+    mutating func takeJoiners() -> WaiterList<Waiter> {
         admissionScheduled = false
-        guard !joiners.isEmpty else { return [] }
         defer { joiners = WaiterList() }
-        return joiners.entries
+        return joiners
     }
 
     /// Sets the mode after a step. Outside `.joining` the queued callers are returned, to be fed
     /// into the machine in its new stage.
-    mutating func update(_ mode: Mode) -> [(id: WaiterID, waiter: Waiter)] {
+    mutating func update(_ mode: Mode) -> WaiterList<Waiter> {
         self.mode = mode
-        if case .joining = mode { return [] }
+        if case .joining = mode { return WaiterList() }
         return takeJoiners()
     }
 }

@@ -361,6 +361,23 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         }
     }
 
+    /// Callers the owner queued while the handout rule was ``Handout/joinRefresh``, in arrival
+    /// order: each is a `tokenRequested` (not forced) at `now`. While refreshing they join the
+    /// refresh in one step; in any other stage each is answered as that stage answers a request.
+    mutating func queuedTokenRequests(_ queued: WaiterList<Waiter>, now: Date) -> [Action] {
+        if case .refreshing(var refreshing) = state {
+            state = .modifying
+            refreshing.waiters.append(contentsOf: queued)
+            state = .refreshing(refreshing)
+            return []
+        }
+        var actions: [Action] = []
+        for (id, waiter) in queued.entries {
+            actions += tokenRequested(id: id, waiter: waiter, now: now, force: false)
+        }
+        return actions
+    }
+
     mutating func refreshSucceeded(_ tokens: Tokens, generation: UInt64) -> [Action] {
         guard generation == self.generation, case .refreshing(let refreshing) = state else {
             return [.discardLateTokens(tokens)]

@@ -30,6 +30,19 @@ struct WaiterList<Waiter> {
         count += 1
     }
 
+    /// Adds every caller of `other` in its place; when all of them arrived after the callers here
+    /// (the usual case), that is one bulk copy.
+    mutating func append(contentsOf other: WaiterList) {
+        guard !other.isEmpty else { return }
+        if let last = ids.last, let first = other.ids.first, first < last {
+            for (id, waiter) in other.entries { append(id, waiter) }
+            return
+        }
+        ids.append(contentsOf: other.ids)
+        slots.append(contentsOf: other.slots)
+        count += other.count
+    }
+
     /// Removes and returns the caller with `id`, if it is still waiting.
     mutating func remove(_ id: WaiterID) -> Waiter? {
         let index = ids.partitioningIndex { $0 >= id }

@@ -126,9 +126,9 @@ struct TokenGateTests {
     private static let token = AccessToken(secret: Secret("at"), expiresAt: Date(timeIntervalSince1970: 3600))
 
     @Test func aNewGateSendsEveryRequestToTheMachine() {
-        let gate = TokenGate<Int>()
-        guard case .machine = gate.route else {
-            Issue.record("route \(gate.route)")
+        var gate = TokenGate<Int>()
+        guard case .machine = gate.route() else {
+            Issue.record("not sent to the machine")
             return
         }
     }
@@ -137,17 +137,19 @@ struct TokenGateTests {
         var gate = TokenGate<Int>()
         let leftOver = gate.update(.fresh(Self.token, dueAt: Date(timeIntervalSince1970: 3540)))
         #expect(leftOver.isEmpty)
-        guard case .fresh(let token, let dueAt) = gate.route else {
-            Issue.record("route \(gate.route)")
+        guard case .fresh(let token, let dueAt) = gate.route() else {
+            Issue.record("not handed out")
             return
         }
         #expect(token == Self.token)
         #expect(dueAt == Date(timeIntervalSince1970: 3540))
         _ = gate.update(.joining)
-        guard case .join = gate.route else {
-            Issue.record("route \(gate.route)")
+        guard case .join(let first) = gate.route(), case .join(let second) = gate.route() else {
+            Issue.record("not sent to join")
             return
         }
+        // Each joining caller gets its own id, in arrival order.
+        #expect(first < second)
     }
 
     @Test func waiterIDsIncrease() {
@@ -168,8 +170,8 @@ struct TokenGateTests {
         #expect(leftOver.isEmpty)
         #expect(gate.joiners.count == 3)
         let taken = gate.takeJoiners()
-        #expect(taken.map(\.waiter) == [0, 1, 2])
-        #expect(taken.map(\.id) == ids)
+        #expect(taken.ordered == [0, 1, 2])
+        #expect(taken.waitingIDs == ids)
         #expect(gate.joiners.isEmpty)
     }
 
@@ -180,7 +182,7 @@ struct TokenGateTests {
         let admission = gate.enqueue(id, 7)
         #expect(!admission)
         let leftOver = gate.update(.closed)
-        #expect(leftOver.map(\.waiter) == [7])
+        #expect(leftOver.ordered == [7])
         #expect(gate.joiners.isEmpty)
     }
 
@@ -193,7 +195,7 @@ struct TokenGateTests {
         }
         #expect(admissions == [true, false])
         let taken = gate.takeJoiners()
-        #expect(taken.map(\.waiter) == [1, 2])
+        #expect(taken.ordered == [1, 2])
         // Taken: the next caller queuing outside joining asks again.
         let id = gate.nextWaiterID()
         let again = gate.enqueue(id, 3)
@@ -210,7 +212,7 @@ struct TokenGateTests {
         let removed = [gate.remove(a), gate.remove(a)]
         #expect(removed == [1, nil])
         let taken = gate.takeJoiners()
-        #expect(taken.map(\.waiter) == [2])
+        #expect(taken.ordered == [2])
         let late = gate.remove(b)
         #expect(late == nil)
     }

@@ -164,6 +164,14 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
+    /// Callers queued outside the machine while it was refreshing, fed in one step.
+    mutating func queuedTokenRequests(waiters: [Int], at seconds: Double = 0) -> [String] {
+        var queued = WaiterList<Int>()
+        for waiter in waiters { queued.append(Self.id(waiter), waiter) }
+        let actions = machine.queuedTokenRequests(queued, now: Self.start.addingTimeInterval(seconds))
+        return record(actions)
+    }
+
     /// `refresh()`, `seconds` after ``start``.
     mutating func refreshRequested(waiter: Int, at seconds: Double = 0) -> [String] {
         let actions = machine.tokenRequested(id: Self.id(waiter), waiter: waiter, now: Self.start.addingTimeInterval(seconds), force: true)

@@ -69,6 +69,34 @@ extension StateMachineTests {
             #expect(m.waiting == [1, 2, 3])
         }
 
+        @Test func queuedCallersJoinARefreshInOneStep() {
+            var m = Script.makeRefreshing(waiters: [1])
+            #expect(m.queuedTokenRequests(waiters: [2, 3, 4], at: 4000) == [])
+            #expect(m.waiting == [1, 2, 3, 4])
+            #expect(m.stage == .refreshing)
+        }
+
+        @Test func queuedCallersFedAfterTheRefreshEndedGetTheNewTokens() {
+            var m = Script.makeActive(expiresIn: 3600)
+            let resumed = m.queuedTokenRequests(waiters: [2, 3], at: 10)
+            #expect(resumed == ["resume([2], tokens(A))", "resume([3], tokens(A))"])
+        }
+
+        @Test func queuedCallersFedWhenTheTokenIsDueStartOneRefresh() {
+            var m = Script.makeActive(expiresIn: 3600)
+            #expect(
+                m.queuedTokenRequests(waiters: [2, 3], at: 4000) == [
+                    "transition(active→refreshing: token due in 0s; 1 caller waiting)",
+                    "refresh(gen 1)",
+                ])
+            #expect(m.waiting == [2, 3])
+        }
+
+        @Test func queuedCallersFedAfterSignOutAreNotSignedIn() {
+            var m = Script.makeSignedOut()
+            #expect(m.queuedTokenRequests(waiters: [2, 3]) == ["resume([2], failed(notSignedIn))", "resume([3], failed(notSignedIn))"])
+        }
+
         @Test func explicitRefreshIgnoresExpiry() {
             var m = Script.makeActive(expiresIn: 3600)
             #expect(
