@@ -26,7 +26,7 @@ public protocol DeviceKeyProviding: Sendable {
 public actor Session<C: Clock> where C.Duration == Duration {
     /// Unchecked continuations: the machine resumes every waiter exactly once (its script tests
     /// check that for every stage and event), and a checked one costs an allocation per caller.
-    typealias Waiter = UnsafeContinuation<WaiterResult<VerifiedTokens>, Never>
+    typealias Waiter = SessionWaiter
     typealias Machine = SessionStateMachine<VerifiedTokens, Waiter>
 
     /// How this session behaves.
@@ -195,7 +195,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
         case .fresh(let token, let dueAt):
             if wallClock() < dueAt { return token }
         case .join(let id):
-            return try Self.accessToken(from: await joinRefresh(as: id))
+            return try await joinRefresh(as: id).get()
         case .machine:
             break
         }
@@ -250,29 +250,29 @@ public actor Session<C: Clock> where C.Duration == Duration {
 
     private func waitForTokens(force: Bool) async throws(SessionError) -> AccessToken {
         let now = wallClock()
-        return try Self.accessToken(from: await suspend({ id, waiter in machine.tokenRequested(id: id, waiter: waiter, now: now, force: force) }))
+        return try await suspend(cancelled: .failure(.cancelled), as: SessionWaiter.accessToken) { id, waiter in
+            machine.tokenRequested(id: id, waiter: waiter, now: now, force: force)
+        }.get()
     }
 
-    private static func accessToken(from result: WaiterResult<VerifiedTokens>) throws(SessionError) -> AccessToken {
-        switch result {
-        case .tokens(let tokens): AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt)
-        case .done: throw .notSignedIn
-        case .failed(let error): throw error
-        }
+    private func suspend(_ feed: (WaiterID, Waiter) -> [Machine.Action]) async -> WaiterResult<VerifiedTokens> {
+        await suspend(cancelled: .failed(.cancelled), as: SessionWaiter.outcome, feed)
     }
 
     /// Suspends the caller as a waiter the machine resumes exactly once; cancelling the calling
     /// task removes only this waiter.
-    private func suspend(_ feed: (WaiterID, Waiter) -> [Machine.Action]) async -> WaiterResult<VerifiedTokens> {
+    private func suspend<Value: Sendable>(
+        cancelled: Value, as kind: (UnsafeContinuation<Value, Never>) -> Waiter, _ feed: (WaiterID, Waiter) -> [Machine.Action]
+    ) async -> Value {
         let id = gate.withLock { $0.nextWaiterID() }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (waiter: Waiter) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Value, Never>) in
                 if Task.isCancelled {
-                    waiter.resume(returning: .failed(.cancelled))
+                    continuation.resume(returning: cancelled)
                     return
                 }
                 admitJoiners()
-                perform(feed(id, waiter))
+                perform(feed(id, kind(continuation)))
             }
         } onCancel: {
             Task { await self.waiterCancelled(id) }
@@ -282,14 +282,14 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// Queues the caller at the gate to join the refresh in flight, without entering the actor.
     /// The session feeds it into the machine at its next step; cancelling the calling task removes
     /// only this caller, from the gate or from the machine, wherever it is.
-    nonisolated(nonsending) private func joinRefresh(as id: WaiterID) async -> WaiterResult<VerifiedTokens> {
+    nonisolated(nonsending) private func joinRefresh(as id: WaiterID) async -> Result<AccessToken, SessionError> {
         await withTaskCancellationHandler {
-            await withUnsafeContinuation { (waiter: Waiter) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<AccessToken, SessionError>, Never>) in
                 let queued: Bool? = gate.withLock { gate in
-                    Task.isCancelled ? nil : gate.enqueue(id, waiter)
+                    Task.isCancelled ? nil : gate.enqueue(id, .accessToken(continuation))
                 }
                 switch queued {
-                case nil: waiter.resume(returning: .failed(.cancelled))
+                case nil: continuation.resume(returning: .failure(.cancelled))
                 case true?:
                     // The refresh ended between the caller's look at the gate and its queuing.
                     Task { await self.admitJoiners() }
@@ -298,7 +298,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
             }
         } onCancel: {
             if let waiter = gate.withLock({ $0.remove(id) }) {
-                waiter.resume(returning: .failed(.cancelled))
+                waiter.resume(with: .failed(.cancelled))
             } else {
                 Task { await self.waiterCancelled(id) }
             }
@@ -393,7 +393,9 @@ public actor Session<C: Clock> where C.Duration == Duration {
             case .discardLateTokens(let tokens):
                 Task { await self.discardLate(tokens) }
             case .resume(let waiters, let result):
-                for waiter in waiters { waiter.resume(returning: result) }
+                // Made once: every caller waiting for a token shares it.
+                let token = SessionWaiter.accessTokenResult(result)
+                for waiter in waiters { waiter.resume(with: result, token: token) }
             case .transition(let from, let to, let reason):
                 publish(.transition(SessionTransition(from: from, to: to, reason: reason, date: wallClock())))
             case .emit(let event):
