@@ -16,13 +16,17 @@ import Synchronization
 ///
 /// join = t1 - t0, resume = t3 - t2, total = t3 - t0. Per waiter = (total(K) - median total(1)) / K.
 ///
-/// The same harness drives a ``BareCoalescer`` (t2 is then the call that resumes everyone), whose
-/// per-waiter cost is the floor Swift's tasks and executors set on this machine.
+/// The same harness drives two ``BareCoalescer``s (t2 is then the call that resumes everyone):
+/// ``LockCoalescer``, whose per-waiter cost is the floor Swift's tasks and executors set on this
+/// machine, and ``ActorCoalescer``, what the plainest actor-based coalescer costs.
 struct ConcurrentCallersBenchmark {
     /// What the callers wait on.
     enum Subject: String, CaseIterable, Sendable {
         case session
+        /// ``LockCoalescer``.
         case floor
+        /// ``ActorCoalescer``.
+        case actorFloor = "actor_floor"
     }
 
     /// One run's timings, in nanoseconds, and what it checked.
@@ -51,7 +55,12 @@ struct ConcurrentCallersBenchmark {
         let shift = round % counts.count
         for callers in counts[shift...] + counts[..<shift] {
             for subject in round.isMultiple(of: 2) ? Subject.allCases : Subject.allCases.reversed() {
-                let run = subject == .session ? try await Self.run(callers: callers) : await Self.runFloor(callers: callers)
+                let run =
+                    switch subject {
+                    case .session: try await Self.run(callers: callers)
+                    case .floor: await Self.runFloor(callers: callers, on: LockCoalescer(token: Self.floorToken))
+                    case .actorFloor: await Self.runFloor(callers: callers, on: ActorCoalescer(token: Self.floorToken))
+                    }
                 runs[subject, default: [:]][callers, default: []].append(run)
             }
         }
@@ -135,9 +144,10 @@ struct ConcurrentCallersBenchmark {
 }
 
 extension ConcurrentCallersBenchmark {
+    fileprivate static let floorToken = BaselineTokenSource.Token(value: String(repeating: "x", count: 40), expiresAt: .distantFuture)
+
     @concurrent
-    fileprivate static func runFloor(callers: Int) async -> Run {
-        let coalescer = BareCoalescer(token: BaselineTokenSource.Token(value: String(repeating: "x", count: 40), expiresAt: .distantFuture))
+    fileprivate static func runFloor(callers: Int, on coalescer: some BareCoalescer) async -> Run {
         let clock = ContinuousClock()
         let served = Counter()
         let cpu0 = ProcessCPUTime.now()

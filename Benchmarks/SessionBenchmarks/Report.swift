@@ -34,10 +34,12 @@ enum Report {
                     (both cores) from t0 to t3, per waiter the same way. token requests = refresh
                     grants the provider saw in the run (must be 1). linearity = per waiter at the
                     largest K / per waiter at the next.
-                    floor: the same harness on a bare actor that parks callers as stored
-                    continuations and resumes them in one loop (no ids, no cancellation handlers, no
-                    state machine, no refresh): what Swift's tasks and executors cost per waiter on
-                    this machine. over_floor = session per waiter / floor per waiter.
+                    floor: the same harness on bare code that parks callers as stored continuations
+                    under a lock, on their own executor, and resumes them in one loop (no ids, no
+                    cancellation handlers, no state machine, no refresh): what Swift's tasks and
+                    executors cost per waiter on this machine. actor floor: the same, parked on an
+                    actor (a hop on and off it per caller), for context. over_floor = session per
+                    waiter / floor per waiter.
         month       30 simulated days, one validAccessToken() every 15 minutes with 15.5-minute access
                     tokens (due after 14.5): \(SimulatedMonthBenchmark.refreshes) refreshes, each a real RS256 signature by
                     the simulated provider and a real RS256 verification by the session, on a TestClock.
@@ -72,12 +74,12 @@ enum Report {
     }
 
     static func callersTable(_ callers: ConcurrentCallersBenchmark) -> String {
-        let widths = [8, 8, 6, 5, 9, 9, 9, 9, 9, 9, 9, 9, 9]
+        let widths = [8, 8, 6, 5, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9]
         var lines = [
             row(
-                ["", "", "", "", "session", "", "", "per waiter µs", "", "", "", "floor µs/w", ""], widths: widths),
+                ["", "", "", "", "session", "", "", "per waiter µs", "", "", "", "floor µs/w", "", "actor µs/w"], widths: widths),
             row(
-                ["K", "requests", "served", "polls", "join ms", "resume ms", "total ms", "join", "resume", "total", "cpu", "total", "cpu"],
+                ["K", "requests", "served", "polls", "join ms", "resume ms", "total ms", "join", "resume", "total", "cpu", "total", "cpu", "total"],
                 widths: widths),
         ]
         for count in callers.counts {
@@ -93,6 +95,7 @@ enum Report {
                         fixed(callers.median(count, \.join) / 1e6, 2), fixed(callers.median(count, \.resume) / 1e6, 2),
                         fixed(callers.median(count, \.total) / 1e6, 2), perWaiter(\.join, .session), perWaiter(\.resume, .session),
                         perWaiter(\.total, .session), perWaiter(\.cpu, .session), perWaiter(\.total, .floor), perWaiter(\.cpu, .floor),
+                        perWaiter(\.total, .actorFloor),
                     ], widths: widths))
         }
         return lines.joined(separator: "\n")

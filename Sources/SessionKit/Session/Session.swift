@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SessionKitJOSE
 
 /// Obtains the device-bound key that the disconnect call presents (1pass.dev).
@@ -51,6 +52,12 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// What ``validAccessToken()`` may do without entering the actor: hand out a fresh token, or
     /// queue to join the refresh in flight.
     private let gate = Locked(TokenGate<Waiter>())
+    /// Whether the gate is joining a refresh, readable without its lock. A stale answer costs
+    /// nothing but a detour: the gate checks again under its lock when the caller queues.
+    private let gateIsJoining = Atomic(false)
+    /// The last waiter id handed out. Every caller's id comes from here, so ids follow arrival
+    /// order across both ways into the machine.
+    private let lastWaiterID = Atomic<UInt64>(0)
 
     /// Creates a session.
     ///
@@ -191,11 +198,14 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// a caller joining a refresh in flight is queued without entering the actor and resumed on its
     /// own executor; anything else (a refresh due, no session, sign-out) goes through the machine.
     nonisolated(nonsending) public func validAccessToken() async throws(SessionError) -> AccessToken {
-        switch gate.withLock({ $0.route() }) {
+        if gateIsJoining.load(ordering: .relaxed) {
+            return try await joinRefresh().get()
+        }
+        switch gate.withLock({ $0.route }) {
         case .fresh(let token, let dueAt):
             if wallClock() < dueAt { return token }
-        case .join(let id):
-            return try await joinRefresh(as: id).get()
+        case .join:
+            return try await joinRefresh().get()
         case .machine:
             break
         }
@@ -264,7 +274,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
     private func suspend<Value: Sendable>(
         cancelled: Value, as kind: (UnsafeContinuation<Value, Never>) -> Waiter, _ feed: (WaiterID, Waiter) -> [Machine.Action]
     ) async -> Value {
-        let id = gate.withLock { $0.nextWaiterID() }
+        let id = nextWaiterID()
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Value, Never>) in
                 if Task.isCancelled {
@@ -282,8 +292,9 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// Queues the caller at the gate to join the refresh in flight, without entering the actor.
     /// The session feeds it into the machine at its next step; cancelling the calling task removes
     /// only this caller, from the gate or from the machine, wherever it is.
-    nonisolated(nonsending) private func joinRefresh(as id: WaiterID) async -> Result<AccessToken, SessionError> {
-        await withTaskCancellationHandler {
+    nonisolated(nonsending) private func joinRefresh() async -> Result<AccessToken, SessionError> {
+        let id = nextWaiterID()
+        return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<AccessToken, SessionError>, Never>) in
                 let queued: Bool? = gate.withLock { gate in
                     Task.isCancelled ? nil : gate.enqueue(id, .accessToken(continuation))
@@ -303,6 +314,10 @@ public actor Session<C: Clock> where C.Duration == Duration {
                 Task { await self.waiterCancelled(id) }
             }
         }
+    }
+
+    private nonisolated func nextWaiterID() -> WaiterID {
+        WaiterID(raw: lastWaiterID.add(1, ordering: .relaxed).newValue)
     }
 
     /// Feeds the callers queued at the gate into the machine, in arrival order. Runs before every
@@ -353,7 +368,11 @@ public actor Session<C: Clock> where C.Duration == Duration {
             case nil: .closed
             }
         // Callers that queued to join a refresh this step ended are answered by the new stage.
-        let leftOver = gate.withLock { $0.update(mode) }
+        let leftOver = gate.withLock { gate in
+            let leftOver = gate.update(mode)
+            gateIsJoining.store(gate.isJoining, ordering: .relaxed)
+            return leftOver
+        }
         defer { if !leftOver.isEmpty { admit(leftOver) } }
         for action in actions {
             switch action {

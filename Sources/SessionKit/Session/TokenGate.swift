@@ -22,8 +22,8 @@ struct TokenGate<Waiter> {
     enum Route {
         /// Hand out `token` if the caller's clock is before `dueAt`, otherwise ask the machine.
         case fresh(AccessToken, dueAt: Date)
-        /// Queue to join the refresh in flight, as the caller with this id.
-        case join(WaiterID)
+        /// Queue to join the refresh in flight.
+        case join
         /// Ask the machine.
         case machine
     }
@@ -33,21 +33,16 @@ struct TokenGate<Waiter> {
     private(set) var joiners = WaiterList<Waiter>()
     /// Whether a task is on its way to feed callers that queued while the gate was not joining.
     private var admissionScheduled = false
-    /// The last waiter id handed out; ids of every caller of the session come from here, so they
-    /// follow arrival order across both ways in.
-    private var lastWaiterID: UInt64 = 0
-
-    /// A new waiter id.
-    mutating func nextWaiterID() -> WaiterID {
-        lastWaiterID += 1
-        return WaiterID(raw: lastWaiterID)
+    /// Whether callers may queue to join a refresh.
+    var isJoining: Bool {
+        if case .joining = mode { true } else { false }
     }
 
-    /// Where a token request goes now; a caller sent to join gets its waiter id here.
-    mutating func route() -> Route {
+    /// Where a token request goes now.
+    var route: Route {
         switch mode {
         case .fresh(let token, let dueAt): .fresh(token, dueAt: dueAt)
-        case .joining: .join(nextWaiterID())
+        case .joining: .join
         case .closed: .machine
         }
     }

@@ -126,8 +126,8 @@ struct TokenGateTests {
     private static let token = AccessToken(secret: Secret("at"), expiresAt: Date(timeIntervalSince1970: 3600))
 
     @Test func aNewGateSendsEveryRequestToTheMachine() {
-        var gate = TokenGate<Int>()
-        guard case .machine = gate.route() else {
+        let gate = TokenGate<Int>()
+        guard case .machine = gate.route else {
             Issue.record("not sent to the machine")
             return
         }
@@ -137,32 +137,26 @@ struct TokenGateTests {
         var gate = TokenGate<Int>()
         let leftOver = gate.update(.fresh(Self.token, dueAt: Date(timeIntervalSince1970: 3540)))
         #expect(leftOver.isEmpty)
-        guard case .fresh(let token, let dueAt) = gate.route() else {
+        guard case .fresh(let token, let dueAt) = gate.route else {
             Issue.record("not handed out")
             return
         }
         #expect(token == Self.token)
         #expect(dueAt == Date(timeIntervalSince1970: 3540))
         _ = gate.update(.joining)
-        guard case .join(let first) = gate.route(), case .join(let second) = gate.route() else {
+        guard case .join = gate.route else {
             Issue.record("not sent to join")
             return
         }
-        // Each joining caller gets its own id, in arrival order.
-        #expect(first < second)
-    }
-
-    @Test func waiterIDsIncrease() {
-        var gate = TokenGate<Int>()
-        let ids = (0..<5).map { _ in gate.nextWaiterID() }
-        #expect(ids == ids.sorted())
-        #expect(Set(ids).count == 5)
+        #expect(gate.isJoining)
+        _ = gate.update(.closed)
+        #expect(!gate.isJoining)
     }
 
     @Test func queuedCallersStayWhileJoiningAndAreTakenInArrivalOrder() {
         var gate = TokenGate<Int>()
         _ = gate.update(.joining)
-        let ids = (0..<3).map { _ in gate.nextWaiterID() }
+        let ids = (1...3).map { WaiterID(raw: $0) }
         // Queued out of order, taken in arrival (id) order.
         let admissions = [gate.enqueue(ids[1], 1), gate.enqueue(ids[0], 0), gate.enqueue(ids[2], 2)]
         #expect(admissions == [false, false, false])
@@ -178,7 +172,7 @@ struct TokenGateTests {
     @Test func leavingJoiningHandsTheQueueBack() {
         var gate = TokenGate<Int>()
         _ = gate.update(.joining)
-        let id = gate.nextWaiterID()
+        let id = WaiterID(raw: 101)
         let admission = gate.enqueue(id, 7)
         #expect(!admission)
         let leftOver = gate.update(.closed)
@@ -190,14 +184,14 @@ struct TokenGateTests {
         var gate = TokenGate<Int>()
         var admissions: [Bool] = []
         for waiter in 1...2 {
-            let id = gate.nextWaiterID()
+            let id = WaiterID(raw: UInt64(waiter))
             admissions.append(gate.enqueue(id, waiter))
         }
         #expect(admissions == [true, false])
         let taken = gate.takeJoiners()
         #expect(taken.ordered == [1, 2])
         // Taken: the next caller queuing outside joining asks again.
-        let id = gate.nextWaiterID()
+        let id = WaiterID(raw: 103)
         let again = gate.enqueue(id, 3)
         #expect(again)
     }
@@ -205,8 +199,8 @@ struct TokenGateTests {
     @Test func removeTakesOnlyThatCallerAndOnlyOnce() {
         var gate = TokenGate<Int>()
         _ = gate.update(.joining)
-        let a = gate.nextWaiterID()
-        let b = gate.nextWaiterID()
+        let a = WaiterID(raw: 104)
+        let b = WaiterID(raw: 105)
         _ = gate.enqueue(a, 1)
         _ = gate.enqueue(b, 2)
         let removed = [gate.remove(a), gate.remove(a)]
