@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import SessionKitJOSE
+import Synchronization
 
 /// Obtains the device-bound key that the disconnect call presents (1pass.dev).
 public protocol DeviceKeyProviding: Sendable {
@@ -363,7 +363,8 @@ public actor Session<C: Clock> where C.Duration == Duration {
         // be handed the old token.
         let mode: TokenGate<Waiter>.Mode =
             switch machine.handout {
-            case .fresh(let tokens, let dueAt)?: .fresh(AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt), dueAt: dueAt)
+            case .fresh(let tokens, let dueAt)?:
+                .fresh(AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt), dueAt: dueAt)
             case .joinRefresh?: .joining
             case nil: .closed
             }
