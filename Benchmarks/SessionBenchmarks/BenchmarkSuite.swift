@@ -117,6 +117,8 @@ struct BenchmarkSuite {
             measures.append(Measure("\(prefix).resume_per_waiter", callers.perWaiter(count, \.resume) / 1e3, unit: "us"))
             let floor = callers.perWaiter(count, \.total, of: .floor) / 1e3
             measures.append(Measure("\(prefix).floor_per_waiter", floor, unit: "us"))
+            measures.append(Measure("\(prefix).floor_join_per_waiter", callers.perWaiter(count, \.join, of: .floor) / 1e3, unit: "us"))
+            measures.append(Measure("\(prefix).floor_resume_per_waiter", callers.perWaiter(count, \.resume, of: .floor) / 1e3, unit: "us"))
             measures.append(Measure("\(prefix).over_floor", perWaiter / floor, unit: "x"))
         }
         let sorted = callerCounts.sorted()
