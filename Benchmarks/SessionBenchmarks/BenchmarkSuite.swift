@@ -120,6 +120,9 @@ struct BenchmarkSuite {
             measures.append(Measure("\(prefix).floor_join_per_waiter", callers.perWaiter(count, \.join, of: .floor) / 1e3, unit: "us"))
             measures.append(Measure("\(prefix).floor_resume_per_waiter", callers.perWaiter(count, \.resume, of: .floor) / 1e3, unit: "us"))
             measures.append(Measure("\(prefix).over_floor", perWaiter / floor, unit: "x"))
+            let actorFloor = callers.perWaiter(count, \.total, of: .actorFloor) / 1e3
+            measures.append(Measure("\(prefix).actor_floor_per_waiter", actorFloor, unit: "us"))
+            measures.append(Measure("\(prefix).over_actor_floor", perWaiter / actorFloor, unit: "x"))
         }
         let sorted = callerCounts.sorted()
         if sorted.count >= 3 {
