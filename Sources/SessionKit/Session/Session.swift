@@ -198,18 +198,44 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// a caller joining a refresh in flight is queued without entering the actor and resumed on its
     /// own executor; anything else (a refresh due, no session, sign-out) goes through the machine.
     nonisolated(nonsending) public func validAccessToken() async throws(SessionError) -> AccessToken {
-        if gateIsJoining.load(ordering: .relaxed) {
-            return try await joinRefresh().get()
+        if !gateIsJoining.load(ordering: .relaxed) {
+            switch gate.withLock({ $0.route }) {
+            case .fresh(let token, let dueAt):
+                if wallClock() < dueAt { return token }
+                return try await waitForTokens(force: false)
+            case .join:
+                break
+            case .machine:
+                return try await waitForTokens(force: false)
+            }
         }
-        switch gate.withLock({ $0.route }) {
-        case .fresh(let token, let dueAt):
-            if wallClock() < dueAt { return token }
-        case .join:
-            return try await joinRefresh().get()
-        case .machine:
-            break
+        // Join the refresh in flight: queue at the gate, without entering the actor. The session
+        // feeds the queue into the machine at its next step. Cancelling the calling task removes
+        // only this caller, from the gate or from the machine, wherever it is. (Written out here
+        // rather than in a function of its own: one frame less keeps a suspended caller within
+        // its task's first allocation block.)
+        let id = nextWaiterID()
+        let outcome = await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<TokenOutcome, Never>) in
+                let queued: Bool? = gate.withLock { gate in
+                    Task.isCancelled ? nil : gate.enqueue(id, .accessToken(continuation))
+                }
+                switch queued {
+                case nil: continuation.resume(returning: TokenOutcome.cancelled)
+                case true?:
+                    // The refresh ended between the caller's look at the gate and its queuing.
+                    Task { await self.admitJoiners() }
+                case false?: break
+                }
+            }
+        } onCancel: {
+            if let waiter = gate.withLock({ $0.remove(id) }) {
+                waiter.resume(with: .failed(.cancelled))
+            } else {
+                Task { await self.waiterCancelled(id) }
+            }
         }
-        return try await waitForTokens(force: false)
+        return try outcome.result.get()
     }
 
     /// Refreshes now, whatever the expiry (joining a refresh already in flight).
@@ -260,9 +286,9 @@ public actor Session<C: Clock> where C.Duration == Duration {
 
     private func waitForTokens(force: Bool) async throws(SessionError) -> AccessToken {
         let now = wallClock()
-        return try await suspend(cancelled: .failure(.cancelled), as: SessionWaiter.accessToken) { id, waiter in
+        return try await suspend(cancelled: TokenOutcome.cancelled, as: SessionWaiter.accessToken) { id, waiter in
             machine.tokenRequested(id: id, waiter: waiter, now: now, force: force)
-        }.get()
+        }.result.get()
     }
 
     private func suspend(_ feed: (WaiterID, Waiter) -> [Machine.Action]) async -> WaiterResult<VerifiedTokens> {
@@ -286,33 +312,6 @@ public actor Session<C: Clock> where C.Duration == Duration {
             }
         } onCancel: {
             Task { await self.waiterCancelled(id) }
-        }
-    }
-
-    /// Queues the caller at the gate to join the refresh in flight, without entering the actor.
-    /// The session feeds it into the machine at its next step; cancelling the calling task removes
-    /// only this caller, from the gate or from the machine, wherever it is.
-    nonisolated(nonsending) private func joinRefresh() async -> Result<AccessToken, SessionError> {
-        let id = nextWaiterID()
-        return await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<AccessToken, SessionError>, Never>) in
-                let queued: Bool? = gate.withLock { gate in
-                    Task.isCancelled ? nil : gate.enqueue(id, .accessToken(continuation))
-                }
-                switch queued {
-                case nil: continuation.resume(returning: .failure(.cancelled))
-                case true?:
-                    // The refresh ended between the caller's look at the gate and its queuing.
-                    Task { await self.admitJoiners() }
-                case false?: break
-                }
-            }
-        } onCancel: {
-            if let waiter = gate.withLock({ $0.remove(id) }) {
-                waiter.resume(with: .failed(.cancelled))
-            } else {
-                Task { await self.waiterCancelled(id) }
-            }
         }
     }
 
@@ -414,7 +413,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
                 Task { await self.discardLate(tokens) }
             case .resume(let waiters, let result):
                 // Made once: every caller waiting for a token shares it.
-                let token = SessionWaiter.accessTokenResult(result)
+                let token = TokenOutcome(result)
                 for waiter in waiters { waiter.resume(with: result, token: token) }
             case .transition(let from, let to, let reason):
                 publish(.transition(SessionTransition(from: from, to: to, reason: reason, date: wallClock())))

@@ -5,23 +5,37 @@ enum SessionWaiter: Sendable {
     /// Waits for the outcome of a sign-in, restore, sign-out or deletion.
     case outcome(UnsafeContinuation<WaiterResult<VerifiedTokens>, Never>)
     /// Waits for an access token only (`validAccessToken()`, `refresh()`).
-    case accessToken(UnsafeContinuation<Result<AccessToken, SessionError>, Never>)
+    case accessToken(UnsafeContinuation<TokenOutcome, Never>)
 
-    /// What a caller waiting for an access token receives for `result`.
-    static func accessTokenResult(_ result: WaiterResult<VerifiedTokens>) -> Result<AccessToken, SessionError> {
-        switch result {
-        case .tokens(let tokens): .success(AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt))
-        case .done: .failure(.notSignedIn)
-        case .failed(let error): .failure(error)
-        }
-    }
-
-    /// Resumes the caller with `result`, or with `token` (the same result, made once for many
-    /// callers) when it waits for an access token only.
-    func resume(with result: WaiterResult<VerifiedTokens>, token: Result<AccessToken, SessionError>? = nil) {
+    /// Resumes the caller with `result`; a caller waiting for an access token gets `token` (the
+    /// same result, made once and shared by every such caller of one resume) or one made here.
+    func resume(with result: WaiterResult<VerifiedTokens>, token: TokenOutcome? = nil) {
         switch self {
         case .outcome(let continuation): continuation.resume(returning: result)
-        case .accessToken(let continuation): continuation.resume(returning: token ?? Self.accessTokenResult(result))
+        case .accessToken(let continuation): continuation.resume(returning: token ?? TokenOutcome(result))
         }
     }
+}
+
+/// What a caller waiting for an access token is resumed with: one shared reference, so a suspended
+/// caller's frames hold a pointer rather than the whole result.
+final class TokenOutcome: Sendable {
+    /// The token, or why there is none.
+    let result: Result<AccessToken, SessionError>
+
+    init(_ result: Result<AccessToken, SessionError>) {
+        self.result = result
+    }
+
+    /// The outcome for a caller of a machine result.
+    convenience init(_ result: WaiterResult<VerifiedTokens>) {
+        switch result {
+        case .tokens(let tokens): self.init(.success(AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt)))
+        case .done: self.init(.failure(.notSignedIn))
+        case .failed(let error): self.init(.failure(error))
+        }
+    }
+
+    /// A caller whose task was cancelled.
+    static let cancelled = TokenOutcome(.failure(.cancelled))
 }
