@@ -100,9 +100,8 @@ public actor Session<C: Clock> where C.Duration == Duration {
 
     /// How many callers are suspended waiting for the refresh in flight.
     public var waitingCallerCount: Int {
-        let queued = gate.withLock { $0.joiners.count }
-        if case .refreshing(let refreshing) = machine.state { return refreshing.waiters.count + queued }
-        return queued
+        if case .refreshing(let refreshing) = machine.state { return refreshing.waiters.count + queuedCallerCount }
+        return queuedCallerCount
     }
 
     /// How many callers are queued at the gate to join the refresh in flight and not yet fed into
