@@ -47,6 +47,9 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         self.state = Locked(SimulatedProviderState(configuration: configuration, keys: keys))
     }
 
+    /// Notified after every request received, for ``SimulatedSessionEnvironment``'s waits.
+    package let changes = SessionChangeFeed()
+
     // MARK: HTTP
 
     /// Answers one request as the provider would, after any fault scripted for its endpoint.
@@ -55,6 +58,7 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard !Task.isCancelled else { throw .cancelled }
         let outcome = state.withLock { $0.receive(request, now: now()) }
+        changes.notify()
         switch outcome {
         case .respond(let response):
             return response

@@ -275,6 +275,8 @@ struct SimulatedProviderState {
         case .malformedJSON:
             let body = Data(#"{"access_token":"#.utf8)
             return Answer(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body))
+        case .rawAnswer(let status, let body):
+            return Answer(HTTPResponse(status: status, headers: [:], body: Data(body.utf8)))
         case .timeout, .timeoutAfterProcessing, .connectionFailure, .slow, .tamperedIDToken:
             // The caller handles these before asking for a canned answer.
             return error(500, "server_error")
