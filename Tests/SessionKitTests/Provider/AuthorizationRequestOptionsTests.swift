@@ -71,7 +71,9 @@ import Testing
     }
 
     @Test func invalidCombinationsAreRefused() throws {
-        #expect(throws: AuthorizationRequestOptionsError.emptyParameterName) { try AuthorizationRequestOptions(additionalParameters: ["": "x"]) }
+        #expect(throws: AuthorizationRequestOptionsError.emptyParameterName) {
+            try AuthorizationRequestOptions(additionalParameters: ["": "x"])
+        }
         #expect(throws: AuthorizationRequestOptionsError.promptNoneWithOthers) { try AuthorizationRequestOptions(prompt: [.none, .login]) }
         #expect(throws: AuthorizationRequestOptionsError.promptNoneWithOthers) {
             try AuthorizationRequestOptions(prompt: [.none], offlineAccess: .requestWithConsent)
@@ -79,7 +81,9 @@ import Testing
         #expect(throws: AuthorizationRequestOptionsError.negativeMaxAge) { try AuthorizationRequestOptions(maxAge: -1) }
         #expect(throws: AuthorizationRequestOptionsError.essentialACRWithoutValues) { try AuthorizationRequestOptions(acr: .essential([])) }
         #expect(throws: AuthorizationRequestOptionsError.invalidResource(index: 1)) {
-            try AuthorizationRequestOptions(resources: [URL(string: "https://api.example.com")!, URL(string: "https://api.example.com/#frag")!])
+            try AuthorizationRequestOptions(resources: [
+                URL(string: "https://api.example.com")!, URL(string: "https://api.example.com/#frag")!,
+            ])
         }
         #expect(throws: AuthorizationRequestOptionsError.invalidResource(index: 0)) {
             try AuthorizationRequestOptions(resources: [URL(string: "relative/path")!])
@@ -98,7 +102,9 @@ import Testing
     }
 
     @Test func theOfflineAccessPolicyShapesScopeAndPrompt() throws {
-        #expect(try query(AuthorizationRequestOptions(offlineAccess: .request)).contains("&scope=openid%20profile%3Abasic%20email%20offline_access&"))
+        #expect(
+            try query(AuthorizationRequestOptions(offlineAccess: .request)).contains(
+                "&scope=openid%20profile%3Abasic%20email%20offline_access&"))
         let consent = try query(AuthorizationRequestOptions(prompt: [.login], offlineAccess: .requestWithConsent))
         #expect(consent.contains("%20offline_access&"))
         #expect(consent.hasSuffix("&prompt=login%20consent"))

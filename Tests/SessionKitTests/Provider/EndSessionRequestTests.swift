@@ -36,7 +36,9 @@ import Testing
         let request = try EndSessionRequest(idTokenHint: nil, includesClientID: false)
         #expect(try client().endSessionURL(for: request)?.absoluteString == "https://id.example.com/oauth/logout")
         let hintOnly = try EndSessionRequest(idTokenHint: Secret("h.p.s"))
-        #expect(try client().endSessionURL(for: hintOnly)?.absoluteString == "https://id.example.com/oauth/logout?id_token_hint=h.p.s&client_id=app-client")
+        #expect(
+            try client().endSessionURL(for: hintOnly)?.absoluteString
+                == "https://id.example.com/oauth/logout?id_token_hint=h.p.s&client_id=app-client")
     }
 
     @Test func anExistingQueryIsKept() throws {

@@ -197,7 +197,8 @@ private final class CannedDocumentTransport: HTTPTransport {
             """
         await #expect(throws: ConfigurationError.invalidURL("token_endpoint must use https")) {
             try await ProviderConfiguration.discover(
-                issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: CannedDocumentTransport(json: document))
+                issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: CannedDocumentTransport(json: document)
+            )
         }
     }
 
@@ -240,12 +241,17 @@ private final class CannedDocumentTransport: HTTPTransport {
 
     @Test func aTransportFailureIsReportedAsDiscoveryFailure() async throws {
         let transport = CannedDocumentTransport(.failure(.connectionFailed("could not connect (https://id.example.com)")))
-        await #expect(throws: ConfigurationError.discoveryFailed("the discovery document could not be fetched: could not connect (https://id.example.com)")) {
-            try await ProviderConfiguration.discover(issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: transport)
+        await #expect(
+            throws: ConfigurationError.discoveryFailed(
+                "the discovery document could not be fetched: could not connect (https://id.example.com)")
+        ) {
+            try await ProviderConfiguration.discover(
+                issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: transport)
         }
         let slow = CannedDocumentTransport(.failure(.timedOut))
         await #expect(throws: ConfigurationError.discoveryFailed("the discovery document did not arrive in time")) {
-            try await ProviderConfiguration.discover(issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: slow)
+            try await ProviderConfiguration.discover(
+                issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: slow)
         }
     }
 }
