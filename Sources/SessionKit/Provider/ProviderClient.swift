@@ -30,7 +30,8 @@ public struct ProviderClient: Sendable {
             ("state", state), ("nonce", nonce), ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
         ]
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
-        components.percentEncodedQuery = existing + fields.map { "\(FormEncoding.escape($0.0))=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
+        components.percentEncodedQuery =
+            existing + fields.map { "\(FormEncoding.escape($0.0))=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
         return components.url!
     }
 
@@ -68,7 +69,8 @@ public struct ProviderClient: Sendable {
     public func disconnect(deviceKey: Secret) async throws(ProviderError) -> Bool {
         guard let endpoint = configuration.disconnectEndpoint else { return false }
         let response = try await send(
-            HTTPRequest(method: "DELETE", url: endpoint, headers: [("Authorization", "Bearer \(deviceKey.value)"), ("Accept", "application/json")]))
+            HTTPRequest(
+                method: "DELETE", url: endpoint, headers: [("Authorization", "Bearer \(deviceKey.value)"), ("Accept", "application/json")]))
         guard (200...299).contains(response.status) || response.status == 404 else {
             throw ProviderError.fromResponse(response, now: now())
         }
@@ -86,7 +88,7 @@ public struct ProviderClient: Sendable {
         }
     }
 
-    private func tokenRequest(_ fields: [(String, String)]) async throws(ProviderError) -> TokenResponse {
+    func tokenRequest(_ fields: [(String, String)]) async throws(ProviderError) -> TokenResponse {
         let response = try await send(
             HTTPRequest(
                 method: "POST", url: configuration.tokenEndpoint,
@@ -96,7 +98,7 @@ public struct ProviderClient: Sendable {
         return try TokenResponse(decoding: response.body)
     }
 
-    private func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
         do {
             return try await transport.send(request)
         } catch {
