@@ -37,12 +37,21 @@ public struct DeviceAuthorization: Sendable, Hashable {
     }
 
     private struct Wire: Decodable {
-        var device_code: String
-        var user_code: String
-        var verification_uri: String
-        var verification_uri_complete: String?
-        var expires_in: Double
+        var deviceCode: String
+        var userCode: String
+        var verificationURI: String
+        var verificationURIComplete: String?
+        var expiresIn: Double
         var interval: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case deviceCode = "device_code"
+            case userCode = "user_code"
+            case verificationURI = "verification_uri"
+            case verificationURIComplete = "verification_uri_complete"
+            case expiresIn = "expires_in"
+            case interval
+        }
     }
 
     /// Decodes a response body: every member must have the type §3.2 gives it, the codes must not
@@ -55,22 +64,22 @@ public struct DeviceAuthorization: Sendable, Hashable {
         } catch {
             throw .invalidResponse("device authorization response does not decode")
         }
-        guard !wire.device_code.isEmpty, !wire.user_code.isEmpty else { throw .invalidResponse("empty device or user code") }
-        guard let verificationURI = Self.webURL(wire.verification_uri) else {
+        guard !wire.deviceCode.isEmpty, !wire.userCode.isEmpty else { throw .invalidResponse("empty device or user code") }
+        guard let verificationURI = Self.webURL(wire.verificationURI) else {
             throw .invalidResponse("verification_uri is not an http(s) URL")
         }
         var complete: URL?
-        if let text = wire.verification_uri_complete {
+        if let text = wire.verificationURIComplete {
             guard let url = Self.webURL(text) else { throw .invalidResponse("verification_uri_complete is not an http(s) URL") }
             complete = url
         }
-        guard wire.expires_in.isFinite, wire.expires_in > 0 else { throw .invalidResponse("expires_in is not a positive number") }
+        guard wire.expiresIn.isFinite, wire.expiresIn > 0 else { throw .invalidResponse("expires_in is not a positive number") }
         if let interval = wire.interval, !(interval.isFinite && interval >= 0) {
             throw .invalidResponse("interval is not a non-negative number")
         }
         self.init(
-            deviceCode: Secret(wire.device_code), userCode: wire.user_code, verificationURI: verificationURI,
-            verificationURIComplete: complete, expiresIn: wire.expires_in, interval: wire.interval ?? Self.defaultInterval)
+            deviceCode: Secret(wire.deviceCode), userCode: wire.userCode, verificationURI: verificationURI,
+            verificationURIComplete: complete, expiresIn: wire.expiresIn, interval: wire.interval ?? Self.defaultInterval)
     }
 
     /// An absolute `http` or `https` URL with a host: the only kind a person is sent to.
