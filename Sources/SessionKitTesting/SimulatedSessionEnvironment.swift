@@ -46,13 +46,12 @@ public final class SimulatedSessionEnvironment: Sendable {
     ) throws {
         self.clock = clock
         let keys = try SimulatedProviderKeys.shared(count: 3)
-        let provider = try SimulatedProvider(configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: keys)
+        let provider = try SimulatedProvider(
+            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: keys)
         self.provider = provider
         self.presenter = ScriptedPresenter(provider: provider)
         self.store = store
-        var configuration = SessionConfiguration(
-            provider: try ProviderConfiguration.onePass(
-                clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI, issuer: providerConfiguration.issuer))
+        var configuration = SessionConfiguration(provider: try provider.providerConfiguration())
         configure(&configuration)
         self.configuration = configuration
         let deviceKeys = DeviceKeyManager(
