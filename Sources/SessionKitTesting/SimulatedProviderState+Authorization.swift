@@ -25,7 +25,9 @@ extension SimulatedProviderState {
             throw .redirectURIMismatch
         }
         guard query["client_id"] == configuration.clientID else { throw .unknownClient }
-        guard let redirectURI = query["redirect_uri"], redirectURI == configuration.redirectURI.absoluteString else {
+        guard let redirectURI = query["redirect_uri"], Self.redirectMatches(redirectURI, registered: configuration.redirectURI),
+            let redirectURL = URL(string: redirectURI)
+        else {
             throw .redirectURIMismatch
         }
 
@@ -47,7 +49,7 @@ extension SimulatedProviderState {
             var all = parameters
             if let state { all.append(("state", state)) }
             if configuration.includesIssuerInCallback { all.append(("iss", configuration.issuerString)) }
-            return SimulatedProviderForm.appending(all, to: configuration.redirectURI)
+            return SimulatedProviderForm.appending(all, to: redirectURL)
         }
         guard query["response_type"] == "code" else {
             return callback([("error", "unsupported_response_type")])
@@ -133,6 +135,20 @@ private struct RequestOptions {
     /// A space-separated parameter's values.
     func words(_ name: String) -> [String] {
         (query[name] ?? "").split(separator: " ").map(String.init)
+    }
+}
+
+extension SimulatedProviderState {
+    /// The registered redirect URI, or, when it is a loopback `http` one, the same with any port
+    /// (RFC 8252 §7.3: the client picks the port per request).
+    static func redirectMatches(_ requested: String, registered: URL) -> Bool {
+        if requested == registered.absoluteString { return true }
+        guard var candidate = URLComponents(string: requested), var expected = URLComponents(url: registered, resolvingAgainstBaseURL: false),
+            expected.scheme == "http", expected.host == "127.0.0.1" || expected.host == "[::1]", candidate.port != nil
+        else { return false }
+        candidate.port = nil
+        expected.port = nil
+        return candidate.string == expected.string
     }
 }
 

@@ -26,6 +26,10 @@ import Testing
         let plain = client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n")
         #expect(try client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n", options: .none) == plain)
         #expect(try query(.none) == Self.fixed)
+        let loopback = URL(string: "http://127.0.0.1:50123/callback")!
+        #expect(
+            try client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n", redirectURI: loopback, options: .none)
+                == client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n", redirectURI: loopback))
     }
 
     @Test func everyOptionIsRenderedInItsFixedOrder() throws {
