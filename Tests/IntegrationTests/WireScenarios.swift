@@ -101,7 +101,7 @@ enum WireScenarios {
 
     static func userInfoMatchesTheVerifiedSubject(_ environment: ProviderEnvironment) async throws {
         let rig = try await Rig(environment, user: "userinfo")
-        let (tokens, verified) = try await rig.signIn(options: .none)
+        let (tokens, verified) = try await rig.signIn(options: .empty)
         let info = try #require(
             try await rig.client.fetchUserInfo(accessToken: tokens.accessToken, expectedSubject: verified.claims.subject))
         #expect(info.subject == verified.claims.subject)
@@ -112,7 +112,7 @@ enum WireScenarios {
 
     static func endSessionRedirectsBackWithTheState(_ environment: ProviderEnvironment) async throws {
         let rig = try await Rig(environment, user: "logout")
-        let (tokens, _) = try await rig.signIn(options: .none)
+        let (tokens, _) = try await rig.signIn(options: .empty)
         let redirect = try #require(environment.postLogoutRedirectURI)
         let request = try EndSessionRequest(
             idTokenHint: tokens.idToken, postLogoutRedirectURI: redirect, state: Secret(try RandomToken.generate(byteCount: 16)))
@@ -144,7 +144,7 @@ enum WireScenarios {
 
     static func unregisteredPostLogoutRedirectIsRefused(_ environment: ProviderEnvironment) async throws {
         let rig = try await Rig(environment, user: "logout-bad")
-        let (tokens, _) = try await rig.signIn(options: .none)
+        let (tokens, _) = try await rig.signIn(options: .empty)
         let request = try EndSessionRequest(
             idTokenHint: tokens.idToken, postLogoutRedirectURI: URL(string: "com.example.app:/not-registered")!, state: Secret("s"))
         let answer = try await rig.browse("GET", try #require(rig.client.endSessionURL(for: request)))
@@ -177,7 +177,7 @@ enum WireScenarios {
 
     static func deviceSignInApprovedByAScriptedBrowser(_ environment: ProviderEnvironment) async throws {
         let rig = try await Rig(environment, user: "device")
-        let (_, signedIn) = try await rig.signIn(options: .none)
+        let (_, signedIn) = try await rig.signIn(options: .empty)
         var configuration = rig.configuration
         configuration.clientID = try #require(environment.deviceClientID)
         let endpoint: URL = try #require(environment.deviceAuthorizationEndpoint)

@@ -105,7 +105,7 @@ public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConve
     }
 
     /// No options: the fixed request the library always sends.
-    public static let none = AuthorizationRequestOptions(unchecked: ())
+    public static let empty = AuthorizationRequestOptions(unchecked: ())
 
     private init(unchecked: Void) {
         prompt = []

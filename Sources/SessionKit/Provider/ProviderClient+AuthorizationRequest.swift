@@ -8,7 +8,7 @@ extension ProviderClient {
     /// The library's own parameters come first, exactly as
     /// ``authorizationURL(codeChallenge:state:nonce:redirectURI:)`` sends them (`redirectURI` is a
     /// presenter's own loopback one, the configured one by default), then the options' in a fixed
-    /// order, so the URL is the same for the same inputs. With ``AuthorizationRequestOptions/none``
+    /// order, so the URL is the same for the same inputs. With ``AuthorizationRequestOptions/empty``
     /// the two functions give the same URL.
     ///
     /// - Throws: the options' ``AuthorizationRequestOptionsError`` when they break a rule (they are

@@ -24,11 +24,11 @@ import Testing
     @Test func noOptionsRenderTheFixedRequest() throws {
         let client = try client()
         let plain = client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n")
-        #expect(try client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n", options: .none) == plain)
-        #expect(try query(.none) == Self.fixed)
+        #expect(try client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n", options: .empty) == plain)
+        #expect(try query(.empty) == Self.fixed)
         let loopback = URL(string: "http://127.0.0.1:50123/callback")!
         #expect(
-            try client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n", redirectURI: loopback, options: .none)
+            try client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n", redirectURI: loopback, options: .empty)
                 == client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n", redirectURI: loopback))
     }
 
@@ -140,7 +140,7 @@ import Testing
         #expect(merged.additionalParameters == ["tenant": "b", "region": "eu"])
         #expect(merged.offlineAccess == .request)
         #expect(defaults.overriding(with: try AuthorizationRequestOptions(offlineAccess: .never)).offlineAccess == .never)
-        #expect(defaults.overriding(with: .none) == defaults)
+        #expect(defaults.overriding(with: .empty) == defaults)
     }
 
     @Test func renderingsShowNoHintAndNoExtraValue() throws {

@@ -27,7 +27,7 @@ import Testing
     /// Authorizes with `options` as `subject`, exchanges the code and validates the id_token with
     /// the checks the options ask for.
     private func signIn(
-        _ subject: String = "alice", options: AuthorizationRequestOptions = .none
+        _ subject: String = "alice", options: AuthorizationRequestOptions = .empty
     ) async throws -> (SignIn, IDTokenError?) {
         let pkce = try PKCE.generate()
         let url = try client.authorizationURL(codeChallenge: pkce.challenge, state: "state-1", nonce: "nonce-1", options: options)
