@@ -12,7 +12,7 @@ import SessionKitJOSE
 /// ``maxAgeToCheck`` and ``essentialACRValues``.
 ///
 /// ```swift
-/// let stepUp = try AuthorizationRequestOptions(prompt: [.login], maxAge: 300, acr: .essential(["urn:mfa"]))
+/// let stepUp = try AuthorizationRequestOptions(prompt: [.login], acr: .essential(["urn:mfa"]), maxAge: 300)
 /// let url = try client.authorizationURL(codeChallenge: challenge, state: state, nonce: nonce, options: stepUp)
 /// ```
 public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConvertible, CustomReflectable {

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitJOSE
 import Testing
 
 @testable import SessionKit
@@ -58,6 +59,13 @@ import Testing
     @Test func theIDTokenChecksFollowTheOptions() throws {
         #expect(try AuthorizationRequestOptions(maxAge: 0).maxAgeToCheck == 0)
         #expect(try AuthorizationRequestOptions(prompt: [.login]).maxAgeToCheck == nil)
+        let base = IDTokenExpectations(issuer: "https://id.example.com", clientID: "app-client", nonce: "n")
+        let stepUp = base.requiring(try AuthorizationRequestOptions(acr: .essential(["urn:mfa"]), maxAge: 120))
+        #expect(stepUp.maxAge == 120)
+        #expect(stepUp.requiredACRValues == ["urn:mfa"])
+        #expect(stepUp.nonce == "n" && stepUp.issuer == base.issuer)
+        let voluntary = base.requiring(try AuthorizationRequestOptions(acr: .voluntary(["urn:mfa"])))
+        #expect(voluntary == base)
     }
 
     @Test(arguments: AuthorizationRequestOptions.reservedParameterNames.sorted() + ["code_challenge_extra"])

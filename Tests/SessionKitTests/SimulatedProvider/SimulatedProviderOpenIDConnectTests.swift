@@ -34,9 +34,7 @@ import Testing
         let callback = try fixture.provider.authorize(url, subject: subject)
         guard ProviderFixture.query(callback)["code"] != nil else { return (SignIn(callback: callback), nil) }
         let tokens = try await client.exchangeCode(try ProviderFixture.code(in: callback), codeVerifier: Secret(pkce.verifier))
-        var expecting = fixture.expectations(accessToken: tokens.accessToken)
-        expecting.maxAge = options.maxAgeToCheck
-        expecting.requiredACRValues = options.essentialACRValues
+        let expecting = fixture.expectations(accessToken: tokens.accessToken).requiring(options)
         let keys = try await client.fetchKeys()
         let idToken = try #require(tokens.idToken)
         do throws(IDTokenError) {
