@@ -58,14 +58,13 @@ public final class SimulatedSessionEnvironment: Sendable {
         self.clock = clock
         self.epoch = clock.wallClockNow()
         let keys = try SimulatedProviderKeys.shared(count: 3)
-        let provider = try SimulatedProvider(configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: keys)
+        let provider = try SimulatedProvider(
+            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: keys)
         self.provider = provider
         self.presenter = ScriptedPresenter(provider: provider)
         self.store = store
         self.seed = seed
-        var configuration = SessionConfiguration(
-            provider: try ProviderConfiguration.onePass(
-                clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI, issuer: providerConfiguration.issuer))
+        var configuration = SessionConfiguration(provider: try provider.providerConfiguration())
         configure(&configuration)
         self.configuration = configuration
         self.session = Self.makeSession(configuration, provider: provider, presenter: presenter, store: store, clock: clock, seed: seed)
