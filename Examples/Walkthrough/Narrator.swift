@@ -43,6 +43,8 @@ final class Narrator: Sendable {
             note("event: account merged, \(from) is now \(to)", at: nil)
         case .anonymousUserPromoted(let subject):
             note("event: anonymous user \(subject) promoted", at: nil)
+        case .providerLogout(let outcome):
+            note("event: provider logout \(outcome)", at: nil)
         case .deferredRevocationCompleted:
             // Background work whose timing relative to the script varies; the scenario reports it itself.
             break

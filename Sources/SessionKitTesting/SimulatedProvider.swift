@@ -284,6 +284,12 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         isRefreshTokenActive(refreshToken.value)
     }
 
+    /// Whether the provider would accept this refresh token now; `false` for none (a session the
+    /// provider issued no refresh token for).
+    public func isRefreshTokenActive(_ refreshToken: Secret?) -> Bool {
+        refreshToken.map(isRefreshTokenActive) ?? false
+    }
+
     /// Whether the provider would accept this access token now (not expired, chain not revoked).
     public func isAccessTokenActive(_ accessToken: String) -> Bool {
         state.withLock { $0.isAccessTokenActive(accessToken, now: now()) }

@@ -115,6 +115,8 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
             return clearJournal(then: .cannotTell("no stored session to disconnect"))
         case .idTokenRejected(let failure):
             return clearJournal(then: .cannotTell("the refreshed id_token was rejected (\(failure.code))"))
+        case .refreshTokenMissing:
+            return clearJournal(then: .cannotTell("the access token expired and there is no refresh token"))
         }
     }
 

@@ -21,6 +21,9 @@ enum RefreshOutcome<Tokens: ProcedureTokens>: Sendable {
     case providerFailed(ProviderError)
     /// The store failed after the provider may have rotated the refresh token.
     case storageFailed(CredentialStoreError)
+    /// The stored session has no refresh token (the provider issued none) and its access token is
+    /// due: the session has ended.
+    case refreshTokenMissing
 }
 
 /// What verifying a refresh response said.
@@ -142,7 +145,9 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
     /// incomplete or names another account.
     mutating func adoptionChecked(_ adopted: Tokens?, now: Date) -> Step {
         guard case .checkingAdoption = phase, let stored else { preconditionFailure("adoption checked in the wrong phase") }
-        if let adopted, adopted.accessTokenExpiresAt.timeIntervalSince(now) > leadSeconds {
+        // A session without a refresh token is good until its access token expires, not before.
+        let lead = adopted?.canRefresh == false ? 0 : leadSeconds
+        if let adopted, adopted.accessTokenExpiresAt.timeIntervalSince(now) > lead {
             return finish(.refreshed(adopted))
         }
         return request(stored)
@@ -245,6 +250,11 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             return finish(.notSignedIn)
         }
         stored = session
+        if session.refreshToken == nil, session.pendingRefreshToken == nil {
+            // Nothing to refresh with: the stored access token is all there is, if still good.
+            phase = .checkingAdoption
+            return .adopt(session)
+        }
         if let previous, session.refreshToken != previous.refreshToken || session.rotation > previous.rotation {
             // Another process sharing the store refreshed first: adopt its result if it is good.
             phase = .checkingAdoption
@@ -255,7 +265,7 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
 
     private mutating func request(_ session: StoredSession) -> Step {
         // A pending token left by an interrupted refresh is the newest the provider issued.
-        let token = session.pendingRefreshToken ?? session.refreshToken
+        guard let token = session.pendingRefreshToken ?? session.refreshToken else { return finish(.refreshTokenMissing) }
         presented = token
         phase = .requesting
         return .requestRefresh(token)

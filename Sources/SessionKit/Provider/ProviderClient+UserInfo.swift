@@ -10,6 +10,26 @@ extension ProviderClient {
     /// A mismatch is an error, never a partial result, so another person's claims cannot be mixed
     /// into the signed-in identity.
     public func fetchUserInfo(accessToken: Secret, expectedSubject: String) async throws(UserInfoFetchError) -> UserInfo? {
+        guard let body = try await fetchUserInfoBody(accessToken: accessToken) else { return nil }
+        do throws(UserInfoError) {
+            return try UserInfo.decode(body, expectedSubject: expectedSubject)
+        } catch {
+            throw .rejected(error)
+        }
+    }
+
+    /// The UserInfo answer for a sign-in that brought no id_token: the answer names the person,
+    /// and every later id_token or answer is held to that `sub`. Returns `nil` without an endpoint.
+    func fetchUserInfoNamingSubject(accessToken: Secret) async throws(UserInfoFetchError) -> UserInfo? {
+        guard let body = try await fetchUserInfoBody(accessToken: accessToken) else { return nil }
+        do throws(UserInfoError) {
+            return try UserInfo.decodeIdentifying(body)
+        } catch {
+            throw .rejected(error)
+        }
+    }
+
+    private func fetchUserInfoBody(accessToken: Secret) async throws(UserInfoFetchError) -> Data? {
         guard let endpoint = configuration.userInfoEndpoint else { return nil }
         let response: HTTPResponse
         do {
@@ -21,10 +41,6 @@ extension ProviderClient {
             throw .provider(error)
         }
         guard response.status == 200 else { throw .provider(ProviderError.fromResponse(response, now: now())) }
-        do throws(UserInfoError) {
-            return try UserInfo.decode(response.body, expectedSubject: expectedSubject)
-        } catch {
-            throw .rejected(error)
-        }
+        return response.body
     }
 }

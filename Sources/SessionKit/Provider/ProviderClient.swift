@@ -53,15 +53,16 @@ public struct ProviderClient: Sendable {
         ])
     }
 
-    /// Revokes a refresh token (RFC 7009). Returns `false` when the provider has no revocation endpoint.
-    public func revoke(_ refreshToken: Secret) async throws(ProviderError) -> Bool {
+    /// Revokes a refresh token (RFC 7009), or with `tokenTypeHint` `access_token` an access token.
+    /// Returns `false` when the provider has no revocation endpoint.
+    public func revoke(_ refreshToken: Secret, tokenTypeHint: String = "refresh_token") async throws(ProviderError) -> Bool {
         guard let endpoint = configuration.revocationEndpoint else { return false }
         let response = try await send(
             HTTPRequest(
                 method: "POST", url: endpoint,
                 headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
                 body: FormEncoding.encode([
-                    ("token", refreshToken.value), ("token_type_hint", "refresh_token"), ("client_id", configuration.clientID),
+                    ("token", refreshToken.value), ("token_type_hint", tokenTypeHint), ("client_id", configuration.clientID),
                 ])))
         guard (200...299).contains(response.status) else { throw ProviderError.fromResponse(response, now: now()) }
         return true

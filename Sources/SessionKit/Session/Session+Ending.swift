@@ -6,7 +6,7 @@ extension Session {
     /// Journals the sign-out, revokes at the provider, wipes, then tells the machine.
     func runRevoke(generation: UInt64, attempt: Int) async {
         let store = self.store
-        let journaled = await leased { () async -> Result<[Secret], CredentialStoreError> in
+        let journaled = await leased { () async -> Result<StoredSession?, CredentialStoreError> in
             do throws(CredentialStoreError) {
                 var record = try await store.load()
                 if record.pendingOperation != .signOut {
@@ -14,20 +14,24 @@ extension Session {
                     record.pendingOperation = .signOut
                     try await store.save(record)
                 }
-                return .success([record.session?.pendingRefreshToken, record.session?.refreshToken].compactMap { $0 })
+                return .success(record.session)
             } catch {
                 return .failure(error)
             }
         }.flatMap { $0 }
-        let tokens: [Secret]
+        let stored: StoredSession?
         switch journaled {
-        case .success(let value): tokens = value
+        case .success(let value): stored = value
         case .failure(let error): return serverOperationFailed(.storage(error), generation: generation)
         }
+        let tokens = [stored?.pendingRefreshToken, stored?.refreshToken].compactMap { $0 }
+        // A session the provider issued no refresh token for holds only its access token.
+        let accessToken = tokens.isEmpty ? stored?.accessToken : nil
+        let revocations = tokens.map { ($0, "refresh_token") } + (accessToken.map { [($0, "access_token")] } ?? [])
         var unconfirmed: ServerOperationFailure?
-        for token in tokens {
+        for (token, hint) in revocations {
             do throws(ProviderError) {
-                if try await client.revoke(token) { continue }
+                if try await client.revoke(token, tokenTypeHint: hint) { continue }
                 unconfirmed = .cannotTell("the provider has no revocation endpoint")
             } catch {
                 switch error.disposition(in: .revocation) {
@@ -42,12 +46,15 @@ extension Session {
         }
         let wiped = await update { record in
             // Only what this sign-out revoked: a new sign-in may already have stored its session.
-            if let session = record.session, tokens.contains(session.refreshToken) { record.session = nil }
+            if let session = record.session, session.refreshToken.map(tokens.contains) ?? (session.accessToken == accessToken) {
+                record.session = nil
+            }
             if record.pendingOperation == .signOut { record.pendingOperation = nil }
         }
         if case .failure(let error) = wiped { return serverOperationFailed(.storage(error), generation: generation) }
-        if let unconfirmed { return serverOperationFailed(unconfirmed, generation: generation) }
-        perform(core.withLock { $0.serverOperationConfirmed(generation: generation, subject: nil) })
+        let endSession = endSessionPlan(idTokenHint: stored?.idToken)
+        if let unconfirmed { return serverOperationFailed(unconfirmed, generation: generation, endSession: endSession) }
+        perform(core.withLock { $0.serverOperationConfirmed(generation: generation, subject: nil, endSession: endSession) })
     }
 
     // MARK: - Account deletion
@@ -131,8 +138,8 @@ extension Session {
         }
     }
 
-    private func serverOperationFailed(_ failure: ServerOperationFailure, generation: UInt64) {
-        perform(core.withLock { $0.serverOperationFailed(failure, generation: generation) })
+    private func serverOperationFailed(_ failure: ServerOperationFailure, generation: UInt64, endSession: EndSessionPlan = .notRequested) {
+        perform(core.withLock { $0.serverOperationFailed(failure, generation: generation, endSession: endSession) })
     }
 
     private func transientFailure(_ error: ProviderError, attempt: Int) -> ServerOperationFailure {
@@ -158,12 +165,18 @@ extension Session {
     /// Tokens that arrived after the session moved on: never current, always revoked.
     func discardLate(_ tokens: VerifiedTokens) async {
         let refreshToken = tokens.refreshToken
+        let accessToken = tokens.accessToken
         _ = await update { record in
             // A journaled sign-out or deletion owns the stored session and revokes it itself.
-            if record.pendingOperation == nil, record.session?.refreshToken == refreshToken { record.session = nil }
-            if !record.pendingRevocations.contains(refreshToken) { record.pendingRevocations.append(refreshToken) }
+            if record.pendingOperation == nil, let session = record.session,
+                refreshToken.map({ session.refreshToken == $0 }) ?? (session.accessToken == accessToken)
+            {
+                record.session = nil
+            }
+            if let refreshToken, !record.pendingRevocations.contains(refreshToken) { record.pendingRevocations.append(refreshToken) }
         }
-        startBackgroundRevoker()
+        // Without a refresh token nothing outlives the access token, which is never handed out.
+        if refreshToken != nil { startBackgroundRevoker() }
     }
 
     func startBackgroundRevoker() {

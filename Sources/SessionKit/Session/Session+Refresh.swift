@@ -12,6 +12,8 @@ extension Session {
             fail(order, .permanent(.notSignedIn))
         case .refreshTokenRejected:
             fail(order, .permanent(.refreshTokenRejected))
+        case .refreshTokenMissing:
+            fail(order, .permanent(.sessionExpired))
         case .idTokenRejected(let failure):
             fail(order, .permanent(.verificationFailed(failure)))
             startBackgroundRevoker()

@@ -76,6 +76,7 @@ extension Session {
             case .output(let output): perform(output)
             case .startTimer(let id, let after): startTimer(id, after: after)
             case .refresh(let order): startRefresh(order)
+            case .presentEndSession(let order, let generation): presentEndSession(order, generation: generation)
             }
         }
     }
@@ -113,11 +114,12 @@ extension Session {
             case .refresh(let order): startRefresh(order)
             case .revoke(let generation, let attempt): Task { await self.runRevoke(generation: generation, attempt: attempt) }
             case .disconnect(let generation, let attempt): Task { await self.runDisconnect(generation: generation, attempt: attempt) }
+            case .pollDeviceToken(let authorization, let generation): pollDeviceToken(authorization, generation: generation)
             }
         }
     }
 
-    private func perform(_ output: Machine.Output) {
+    func perform(_ output: Machine.Output) {
         switch output {
         case .transition(let from, let to, let reason):
             publish(.transition(SessionTransition(from: from, to: to, reason: reason, date: wallClock())))
@@ -132,7 +134,7 @@ extension Session {
 
     // MARK: - Shared actions
 
-    private func startTimer(_ id: TimerID, after duration: Duration) {
+    func startTimer(_ id: TimerID, after duration: Duration) {
         let clock = self.clock
         timers[id] = Task {
             do {
@@ -144,13 +146,16 @@ extension Session {
         }
     }
 
-    private func cancelTimer(_ id: TimerID) {
+    func cancelTimer(_ id: TimerID) {
         timers.removeValue(forKey: id)?.cancel()
     }
 
-    private func cancelPresenter() {
+    /// Ends the handoff's own work: the presenter, and a device sign-in's request in flight.
+    func cancelPresenter() {
         presenterTask?.cancel()
         presenterTask = nil
+        deviceTask?.cancel()
+        deviceTask = nil
     }
 
     private func startRefresh(_ order: Machine.RefreshOrder) {
@@ -160,7 +165,10 @@ extension Session {
     private func present(_ attempt: SignInAttempt, generation: UInt64) {
         let client = self.client
         let redirects = HandoffRedirects { redirectURI in
-            client.authorizationURL(codeChallenge: attempt.codeChallenge, state: attempt.state, nonce: attempt.nonce, redirectURI: redirectURI)
+            // The options were validated when the attempt was made, so rendering them cannot fail.
+            (try? client.authorizationURL(
+                codeChallenge: attempt.codeChallenge, state: attempt.state, nonce: attempt.nonce, redirectURI: redirectURI,
+                options: attempt.options)) ?? attempt.authorizationURL
         }
         let request = HandoffRequest(
             authorizationURL: attempt.authorizationURL, redirectURI: configuration.provider.redirectURI, redirects: redirects)

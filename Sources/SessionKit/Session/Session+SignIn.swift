@@ -2,6 +2,29 @@ import Foundation
 import SessionKitJOSE
 
 extension Session {
+    /// A sign-in attempt's parameters from the CSPRNG, and its authorization URL with `options`.
+    func makeSignInAttempt(options: AuthorizationRequestOptions) throws(SessionError) -> SignInAttempt {
+        let pkce: PKCE
+        let state: String
+        let nonce: String
+        do {
+            pkce = try PKCE.generate()
+            state = try RandomToken.generate(byteCount: 32)
+            nonce = try RandomToken.generate(byteCount: 32)
+        } catch {
+            throw .randomSourceFailed
+        }
+        let url: URL
+        do {
+            url = try client.authorizationURL(codeChallenge: pkce.challenge, state: state, nonce: nonce, options: options)
+        } catch {
+            throw .invalidRequestOptions(error)
+        }
+        return SignInAttempt(
+            authorizationURL: url, state: state, nonce: nonce, codeVerifier: pkce.verifier, codeChallenge: pkce.challenge,
+            options: options)
+    }
+
     /// Exchanges the code, verifies the tokens, makes them durable, then tells the machine.
     func runExchange(code: Secret, attempt: SignInAttempt, generation: UInt64) async {
         let error: SessionError
@@ -24,7 +47,7 @@ extension Session {
         }
         let tokens: VerifiedTokens
         do {
-            tokens = try await verifier.verifySignIn(response, nonce: attempt.nonce, now: wallClock())
+            tokens = try await verifier.verifySignIn(response, nonce: attempt.nonce, options: attempt.options, now: wallClock())
         } catch {
             // A rejected response's refresh token is valid at the provider: queue it for revocation.
             if let refreshToken = response.refreshToken {
@@ -33,13 +56,18 @@ extension Session {
             }
             throw error
         }
+        try await storeSignedIn(tokens)
+        return tokens
+    }
+
+    /// Makes a verified sign-in durable; an earlier session's refresh token is queued for revocation.
+    func storeSignedIn(_ tokens: VerifiedTokens) async throws(SessionError) {
         let stored = tokens.stored()
         if case .failure(let error) = await update({ record in
-            if let old = record.session { record.pendingRevocations.append(old.refreshToken) }
+            if let old = record.session?.refreshToken { record.pendingRevocations.append(old) }
             record.session = stored
         }) {
             throw .storage(error)
         }
-        return tokens
     }
 }

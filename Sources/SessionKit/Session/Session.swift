@@ -51,6 +51,8 @@ public actor Session {
     var timers: [TimerID: Task<Void, Never>] = [:]
     var presenterTask: Task<Void, Never>?
     var refreshTask: Task<Void, Never>?
+    /// A device sign-in's code request or poll in flight.
+    var deviceTask: Task<Void, Never>?
     var backgroundRevoker: Task<Void, Never>?
     private var subscribers: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
     private var nextSubscriber: UInt64 = 0
@@ -138,20 +140,23 @@ public actor Session {
     /// the session is active.
     ///
     /// The callback arrives either from the presenter or through ``handle(_:)``. Cancelling the
-    /// calling task cancels the handoff.
+    /// calling task cancels the handoff. The request carries the configuration's
+    /// ``SessionConfiguration/authorizationOptions``.
     @discardableResult
     public func signIn() async throws(SessionError) -> SessionIdentity {
-        let attempt: SignInAttempt
-        do {
-            let pkce = try PKCE.generate()
-            let state = try RandomToken.generate(byteCount: 32)
-            let nonce = try RandomToken.generate(byteCount: 32)
-            attempt = SignInAttempt(
-                authorizationURL: client.authorizationURL(codeChallenge: pkce.challenge, state: state, nonce: nonce),
-                state: state, nonce: nonce, codeVerifier: pkce.verifier, codeChallenge: pkce.challenge)
-        } catch {
-            throw .randomSourceFailed
-        }
+        try await signIn(options: .empty)
+    }
+
+    /// Signs in with request options over the configuration's defaults (``AuthorizationRequestOptions/overriding(with:)``):
+    /// a step-up (`prompt=login`, `max_age`, essential `acr`), a hint, resources. The returned
+    /// id_token must satisfy what they ask (`missing_auth_time`, `auth_time_too_old`,
+    /// `acr_mismatch`), or the sign-in fails with ``SessionError/verificationFailed(_:)``.
+    ///
+    /// - Throws: ``SessionError/invalidRequestOptions(_:)`` before anything is sent when the merged
+    ///   options break a rule; otherwise as ``signIn()``.
+    @discardableResult
+    public func signIn(options: AuthorizationRequestOptions) async throws(SessionError) -> SessionIdentity {
+        let attempt = try makeSignInAttempt(options: configuration.authorizationOptions.overriding(with: options))
         let result = await suspend { id, waiter in
             perform(core.withLock { $0.signIn(attempt, id: id, waiter: waiter) })
         }
@@ -165,10 +170,13 @@ public actor Session {
     /// Offers a URL the app was opened with. Returns `true` when it was the callback the pending
     /// handoff waits for (same scheme, host and path as the redirect URI), `false` otherwise: an
     /// unrelated URL leaves the handoff waiting.
+    ///
+    /// At sign-out, the provider's return from its end-session page comes the same way, matched
+    /// against the post-logout redirect URI and the `state` sent.
     @discardableResult
     public func handle(_ url: URL) -> Bool {
-        guard configuration.provider.isCallback(url) else { return false }
-        return consumeCallback(url, redirectURI: nil)
+        if configuration.provider.isCallback(url), consumeCallback(url, redirectURI: nil) { return true }
+        return consumeEndSessionReturn(url, redirectURI: nil)
     }
 
     // MARK: - Tokens
@@ -271,7 +279,7 @@ public actor Session {
         }.result.get()
     }
 
-    private func suspend(_ feed: (WaiterID, Waiter) -> Void) async -> WaiterResult<VerifiedTokens> {
+    func suspend(_ feed: (WaiterID, Waiter) -> Void) async -> WaiterResult<VerifiedTokens> {
         await suspend(cancelled: .failed(.cancelled), as: SessionWaiter.outcome, feed)
     }
 

@@ -24,6 +24,25 @@ public struct SessionConfiguration: Sendable {
     public var keySetTimeToLive: TimeInterval = 3600
     /// The platform name sent with the device-key exchange.
     public var devicePlatform = "ios"
+    /// Request options every sign-in sends (`prompt`, `max_age`, hints, `acr_values`, `resource`,
+    /// the `offline_access` policy, extra parameters); `signIn(options:)` overrides them per sign-in
+    /// with ``AuthorizationRequestOptions/overriding(with:)``. The offline-access policy also
+    /// applies to the scopes of a device sign-in.
+    public var authorizationOptions: AuthorizationRequestOptions = .empty
+    /// Where the provider sends the browser back after ending its session at sign-out
+    /// (RP-Initiated Logout 1.0 `post_logout_redirect_uri`); it must be registered for the client.
+    /// The return reaches the session through `handle(_:)`, or from the presenter.
+    public var postLogoutRedirectURI: URL?
+    /// Whether `signOut()` also ends the provider's browser session, after revoking and wiping,
+    /// when the provider advertises an end-session endpoint (default off). Without it, the next
+    /// sign-in may pass silently on the provider's session cookie.
+    public var endsProviderSessionAtSignOut = false
+    /// Whether a device sign-in must bring an id_token (default on): without one it fails with
+    /// ``SessionError/missingIDToken``. Off, a response without an id_token (some providers issue
+    /// none for the device grant) is accepted with the identity the UserInfo endpoint names for its
+    /// access token (``SessionIdentity/Source/userInfo``); an id_token, when one comes, is still
+    /// verified in full. Such a session usually needs ``requireIDTokenOnRefresh`` off as well.
+    public var requireIDTokenForDeviceSignIn = true
 
     /// Creates a configuration with the defaults above.
     public init(provider: ProviderConfiguration) {

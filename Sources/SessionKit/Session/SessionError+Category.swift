@@ -11,7 +11,8 @@ extension SessionError {
         case operationInProgress
         /// The person, the presenter or the app ended the operation.
         case cancelled
-        /// The provider refused a server-first operation; nothing was changed locally.
+        /// The provider refused a server-first operation, or its answer was not accepted (a UserInfo
+        /// `sub` mismatch); nothing was changed locally.
         case refused
         /// The provider does not offer the operation.
         case unsupported
@@ -26,17 +27,19 @@ extension SessionError {
         switch self {
         case .notSignedIn, .refreshTokenRejected, .verificationFailed, .handoffTimedOut, .authorizationDenied, .callbackRejected:
             .signInRequired
+        case .sessionExpired, .deviceCodeExpired, .missingIDToken:
+            .signInRequired
         case .provider(let error):
             error.isTransient ? .transient : .signInRequired
         case .presentationFailed:
             .signInRequired
-        case .signInInProgress, .alreadySignedIn:
+        case .signInInProgress, .alreadySignedIn, .invalidRequestOptions:
             .misuse
         case .signOutInProgress, .accountDeletionInProgress:
             .operationInProgress
         case .cancelled:
             .cancelled
-        case .accountDeletionRefused:
+        case .accountDeletionRefused, .userInfoRejected:
             .refused
         case .unsupported:
             .unsupported
@@ -77,6 +80,11 @@ extension SessionError {
         case .storage(let error): "storage.\(error.code)"
         case .unsupported: "unsupported"
         case .randomSourceFailed: "random_source_failed"
+        case .invalidRequestOptions: "invalid_request_options"
+        case .sessionExpired: "session_expired"
+        case .deviceCodeExpired: "device_code_expired"
+        case .missingIDToken: "missing_id_token"
+        case .userInfoRejected(let error): "userinfo_rejected.\(error.code)"
         }
     }
 }
@@ -90,8 +98,10 @@ extension SessionError: CustomStringConvertible {
         case .provider(let error): "\(code): \(error.summary)"
         case .accountDeletionRefused(let status): "\(code): HTTP \(status)"
         case .storage(let error): "\(code): \(error)"
+        case .invalidRequestOptions(let error): "\(code): \(error)"
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
-            .handoffTimedOut, .verificationFailed, .refreshTokenRejected, .randomSourceFailed:
+            .handoffTimedOut, .verificationFailed, .refreshTokenRejected, .randomSourceFailed, .sessionExpired, .deviceCodeExpired,
+            .missingIDToken, .userInfoRejected:
             code
         }
     }

@@ -39,4 +39,18 @@ public enum SessionError: Error, Sendable, Equatable {
     case unsupported(String)
     /// The system's cryptographically secure random source failed, so no sign-in parameters could be made.
     case randomSourceFailed
+    /// The sign-in's request options break a rule (a reserved extra parameter, `prompt=none` with
+    /// another value, …); nothing was sent.
+    case invalidRequestOptions(AuthorizationRequestOptionsError)
+    /// The access token expired and the provider issued no refresh token with it: the session
+    /// ended; sign in again (ask for `offline_access` to get a refresh token from most providers).
+    case sessionExpired
+    /// The device code of a device sign-in expired before the person approved it.
+    case deviceCodeExpired
+    /// A device sign-in's token response carried no id_token, and the configuration requires one
+    /// (`SessionConfiguration.requireIDTokenForDeviceSignIn`).
+    case missingIDToken
+    /// The UserInfo answer was refused: not a JSON object, no `sub`, or another person's `sub`
+    /// (OpenID Connect Core §5.3.2). Nothing of it was used.
+    case userInfoRejected(UserInfoError)
 }

@@ -15,6 +15,20 @@ public struct SessionIdentity: Sendable, Hashable {
     public var linkedSubjects: [String]
     /// Whether the account is anonymous.
     public var isAnonymous: Bool
+    /// The standard claims (`name`, `email`, …), `auth_time`, `acr`, `amr` and every custom claim
+    /// of the last verified id_token; replaced when a refresh brings a new one.
+    public var claims: IdentityClaims
+    /// What vouches for this identity.
+    public var source: Source
+
+    /// What vouches for an identity.
+    public enum Source: String, Sendable, Hashable {
+        /// A verified id_token (signature and claim checks).
+        case idToken
+        /// The UserInfo answer to the access token of a device sign-in whose token response carried
+        /// no id_token, accepted only when `SessionConfiguration.requireIDTokenForDeviceSignIn` is off.
+        case userInfo
+    }
 
     init(claims: IDTokenClaims) {
         self.issuer = claims.issuer
@@ -23,6 +37,20 @@ public struct SessionIdentity: Sendable, Hashable {
         self.effectiveSubject = claims.effectiveSubject
         self.linkedSubjects = claims.linkedSubjects
         self.isAnonymous = claims.anonymous ?? false
+        self.claims = IdentityClaims(claims)
+        self.source = .idToken
+    }
+
+    /// The identity a UserInfo answer names, for a sign-in that brought no id_token.
+    init(userInfo: UserInfo, issuer: String, clientID: String) {
+        self.issuer = issuer
+        self.subject = userInfo.subject
+        self.audience = [clientID]
+        self.effectiveSubject = userInfo.subject
+        self.linkedSubjects = []
+        self.isAnonymous = false
+        self.claims = IdentityClaims(userInfo)
+        self.source = .userInfo
     }
 
     init(stored: StoredSession) {
@@ -32,6 +60,8 @@ public struct SessionIdentity: Sendable, Hashable {
         self.effectiveSubject = stored.canonicalSubject ?? stored.subject
         self.linkedSubjects = stored.linkedSubjects ?? []
         self.isAnonymous = stored.isAnonymous ?? false
+        self.claims = stored.claims ?? IdentityClaims()
+        self.source = stored.identityFromUserInfo == true ? .userInfo : .idToken
     }
 }
 
@@ -44,7 +74,8 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
     /// The access token as callers are handed it, made once.
     let token: AccessToken
     let accessTokenExpiresAt: Date
-    let refreshToken: Secret
+    /// `nil` when the provider issued none: the session then lasts as long as the access token.
+    let refreshToken: Secret?
     let idToken: Secret?
     let identity: SessionIdentity
     /// The stored rotation counter this token set corresponds to.
@@ -53,8 +84,9 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
     var subject: String { identity.effectiveSubject }
     var linkedSubjects: [String] { identity.linkedSubjects }
     var isAnonymous: Bool { identity.isAnonymous }
+    var canRefresh: Bool { refreshToken != nil }
 
-    fileprivate init(accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret, idToken: Secret?, identity: SessionIdentity, rotation: UInt64) {
+    fileprivate init(accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret?, idToken: Secret?, identity: SessionIdentity, rotation: UInt64) {
         self.accessToken = accessToken
         self.token = AccessToken(secret: accessToken, expiresAt: accessTokenExpiresAt)
         self.accessTokenExpiresAt = accessTokenExpiresAt
@@ -70,7 +102,8 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
             refreshToken: refreshToken, accessToken: accessToken, accessTokenExpiresAt: accessTokenExpiresAt, idToken: idToken,
             issuer: identity.issuer, subject: identity.subject, audience: identity.audience, rotation: rotation,
             canonicalSubject: identity.effectiveSubject == identity.subject ? nil : identity.effectiveSubject,
-            linkedSubjects: identity.linkedSubjects.isEmpty ? nil : identity.linkedSubjects, isAnonymous: identity.isAnonymous ? true : nil)
+            linkedSubjects: identity.linkedSubjects.isEmpty ? nil : identity.linkedSubjects, isAnonymous: identity.isAnonymous ? true : nil,
+            claims: identity.claims, identityFromUserInfo: identity.source == .userInfo ? true : nil)
     }
 }
 
@@ -87,15 +120,17 @@ struct TokenVerifier: Sendable {
     let requireIDTokenOnRefresh: Bool
     let defaultAccessTokenLifetime: TimeInterval
 
-    /// Verifies a code exchange's response against the nonce sent in the authorization request.
-    func verifySignIn(_ response: TokenResponse, nonce: String, now: Date) async throws(SessionError) -> VerifiedTokens {
+    /// Verifies a sign-in's token response against the nonce sent in the authorization request
+    /// (none for a device sign-in) and the checks the request's options ask for (`max_age`,
+    /// essential `acr`). A response without a refresh token gives a session that lasts as long as
+    /// its access token.
+    func verifySignIn(
+        _ response: TokenResponse, nonce: String?, options: AuthorizationRequestOptions = .empty, now: Date
+    ) async throws(SessionError) -> VerifiedTokens {
         guard let idToken = response.idToken else { throw .verificationFailed(.malformed) }
-        guard let refreshToken = response.refreshToken else {
-            throw .provider(.invalidResponse("no refresh_token in the code exchange"))
-        }
         let verified: VerifiedIDToken
         do throws(RefreshVerificationError) {
-            verified = try await validate(idToken, nonce: nonce, accessToken: response.accessToken, now: now)
+            verified = try await validate(idToken, nonce: nonce, accessToken: response.accessToken, now: now, requiring: options)
         } catch {
             switch error {
             case .rejected(let failure): throw .verificationFailed(failure)
@@ -103,8 +138,19 @@ struct TokenVerifier: Sendable {
             }
         }
         return VerifiedTokens(
-            accessToken: response.accessToken, accessTokenExpiresAt: expiry(of: response, now: now), refreshToken: refreshToken,
+            accessToken: response.accessToken, accessTokenExpiresAt: expiry(of: response, now: now), refreshToken: response.refreshToken,
             idToken: idToken, identity: SessionIdentity(claims: verified.claims), rotation: 0)
+    }
+
+    /// Accepts a device sign-in's token response that carried no id_token, with the identity the
+    /// UserInfo answer to its access token named. Only for a token response that came straight
+    /// from the token endpoint (no front channel could have injected it) and only when the
+    /// configuration allows it.
+    func acceptDeviceSignIn(_ response: TokenResponse, identifiedBy userInfo: UserInfo, now: Date) -> VerifiedTokens {
+        VerifiedTokens(
+            accessToken: response.accessToken, accessTokenExpiresAt: expiry(of: response, now: now), refreshToken: response.refreshToken,
+            idToken: nil, identity: SessionIdentity(userInfo: userInfo, issuer: configuration.issuer, clientID: configuration.clientID),
+            rotation: 0)
     }
 
     /// Verifies a refresh response against the session it refreshes.
@@ -185,9 +231,9 @@ struct TokenVerifier: Sendable {
     }
 
     private func validate(
-        _ token: Secret, nonce: String?, accessToken: Secret, now: Date
+        _ token: Secret, nonce: String?, accessToken: Secret, now: Date, requiring options: AuthorizationRequestOptions = .empty
     ) async throws(RefreshVerificationError) -> VerifiedIDToken {
-        let expectations = expectations(nonce: nonce, accessToken: accessToken)
+        let expectations = expectations(nonce: nonce, accessToken: accessToken).requiring(options)
         let current: (keys: JWKS, fromCache: Bool)
         do {
             current = try await keys.keys()

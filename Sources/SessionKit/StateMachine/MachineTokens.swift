@@ -10,6 +10,9 @@ protocol MachineTokens: Sendable {
     var linkedSubjects: [String] { get }
     /// Whether the account is anonymous.
     var isAnonymous: Bool { get }
+    /// Whether a refresh token came with the set; without one the session ends when the access
+    /// token expires, and asks for sign-in.
+    var canRefresh: Bool { get }
 }
 
 extension MachineTokens {
@@ -17,4 +20,6 @@ extension MachineTokens {
     var linkedSubjects: [String] { [] }
     /// Not anonymous unless the token set says so.
     var isAnonymous: Bool { false }
+    /// Refreshable unless the token set says otherwise.
+    var canRefresh: Bool { true }
 }

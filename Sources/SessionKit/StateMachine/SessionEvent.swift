@@ -32,4 +32,7 @@ public enum SessionEvent: Sendable, Hashable {
     case anonymousUserPromoted(subject: String)
     /// A refresh token from an earlier session was revoked in the background.
     case deferredRevocationCompleted
+    /// Sign-out asked the provider to end its browser session too; this is how that went. Never
+    /// a reason to worry about the sign-out itself: it was complete before the attempt began.
+    case providerLogout(ProviderLogoutOutcome)
 }

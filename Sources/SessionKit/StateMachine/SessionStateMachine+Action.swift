@@ -27,3 +27,10 @@ protocol EndsHandoff: MachineAction {
     static func cancelTimer(_ id: TimerID) -> Self
     static var cancelPresenter: Self { get }
 }
+
+/// An action type of an input that can start a handoff (a sign-in of either kind).
+protocol StartsHandoff: EndsHandoff {
+    static func startTimer(_ id: TimerID, after: Duration) -> Self
+    /// An old session's refresh token moves to the background revocation queue.
+    static var deferRevocation: Self { get }
+}

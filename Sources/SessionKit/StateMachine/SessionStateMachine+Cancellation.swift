@@ -17,6 +17,8 @@ extension SessionStateMachine {
         case revoke(generation: UInt64, attempt: Int)
         /// The disconnect's backoff ended: try again.
         case disconnect(generation: UInt64, attempt: Int)
+        /// A device sign-in's poll interval ended: ask the token endpoint.
+        case pollDeviceToken(DeviceAuthorization, generation: UInt64)
     }
 
     /// One caller's task was cancelled: only that caller is removed and resumed.
@@ -67,15 +69,29 @@ extension SessionStateMachine {
     /// A timer the machine asked for fired; a stale id (cancelled, or of a stage left) is ignored.
     mutating func timerFired(_ id: TimerID) -> [TimerAction] {
         switch state {
-        case .handoff(let handoff):
+        case .handoff(var handoff):
             guard handoff.timer == id else { return [] }
-            return endHandoff(handoff, reason: .handoffTimedOut, error: .handoffTimedOut)
+            switch handoff.payload {
+            case .device(.waitingToPoll(let polling)):
+                state = .modifying
+                handoff.payload = .device(.polling(polling))
+                state = .handoff(handoff)
+                return [.pollDeviceToken(polling.authorization, generation: generation)]
+            case .device(.polling):
+                // This poll timer already fired; its poll is in flight.
+                return []
+            case .authorization, .device(.requestingCode):
+                return endHandoff(handoff, reason: .handoffTimedOut, error: .handoffTimedOut)
+            }
         case .refreshing(var refreshing):
             guard refreshing.retryTimer == id else { return [] }
             state = .modifying
             refreshing.retryTimer = nil
             state = .refreshing(refreshing)
             return [.refresh(RefreshOrder(generation: generation, attempt: refreshing.attempt, previous: refreshing.previous))]
+        case .revoking(let operation) where operation.logout != nil:
+            guard let logout = operation.logout, logout.timer == id else { return [] }
+            return finishProviderLogout(operation, logout: logout, outcome: .timedOut)
         case .revoking(var operation):
             guard operation.retryTimer == id else { return [] }
             state = .modifying

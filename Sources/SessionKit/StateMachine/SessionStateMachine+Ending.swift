@@ -21,6 +21,8 @@ extension SessionStateMachine {
         case startTimer(TimerID, after: Duration)
         /// A refused deletion resumed at launch: refresh the stored session it kept.
         case refresh(RefreshOrder)
+        /// Signed out and wiped: open the provider's end-session page.
+        case presentEndSession(EndSessionOrder, generation: UInt64)
     }
 
     /// The app called `signOut()`.
@@ -106,13 +108,18 @@ extension SessionStateMachine {
     }
 
     /// The provider confirmed the revocation or the disconnect, and the store is already wiped.
-    mutating func serverOperationConfirmed(generation: UInt64, subject: String?) -> [ServerOperationAction] {
+    /// `endSession`: for a sign-out, whether the provider's browser session is ended next.
+    mutating func serverOperationConfirmed(
+        generation: UInt64, subject: String?, endSession: EndSessionPlan = .notRequested
+    ) -> [ServerOperationAction] {
         guard generation == self.generation else { return [] }
         switch state {
         case .revoking(let operation):
-            self.generation += 1
-            state = .signedOut
-            return [.transition(from: .revoking, to: .signedOut, reason: .revocationConfirmed), .resume(operation.waiters.ordered, .done)]
+            guard operation.logout == nil else {
+                // The revocation was confirmed before; a repeated confirmation changes nothing.
+                return []
+            }
+            return finishSignOut(operation, reason: .revocationConfirmed, plan: endSession)
         case .disconnecting(let operation):
             self.generation += 1
             state = .signedOut
@@ -130,18 +137,24 @@ extension SessionStateMachine {
         }
     }
 
-    /// A revocation or a disconnect failed, as the owner classified it.
-    mutating func serverOperationFailed(_ failure: ServerOperationFailure, generation: UInt64) -> [ServerOperationAction] {
+    /// A revocation or a disconnect failed, as the owner classified it. `endSession`: for a
+    /// sign-out wiped without the provider's word, whether its browser session is ended next.
+    mutating func serverOperationFailed(
+        _ failure: ServerOperationFailure, generation: UInt64, endSession: EndSessionPlan = .notRequested
+    ) -> [ServerOperationAction] {
         guard generation == self.generation else { return [] }
         switch state {
+        case .revoking(let operation) where operation.logout != nil:
+            // Revoked and wiped already: only the provider logout is left, and it ends on its own inputs.
+            return []
         case .revoking(let operation):
             switch failure {
             case .transient(let why, let delay):
                 return retry(operation, stage: .revoking, why: why, after: delay)
             case .cannotTell(let why):
-                return endRevokingLocally(operation, why: why)
+                return finishSignOut(operation, reason: .signedOutLocallyOnly(why), plan: endSession)
             case .refused(let status):
-                return endRevokingLocally(operation, why: "revocation refused (\(status))")
+                return finishSignOut(operation, reason: .signedOutLocallyOnly("revocation refused (\(status))"), plan: endSession)
             case .storage(let error):
                 return storageFailed(operation, stage: .revoking, error: error)
             }
@@ -205,13 +218,6 @@ extension SessionStateMachine {
             .resume(waiters, .failed(error)),
             .refresh(RefreshOrder(generation: generation, attempt: 1, previous: nil)),
         ]
-    }
-
-    /// The store is wiped by the owner before this input: signing out cannot be refused.
-    private mutating func endRevokingLocally(_ operation: ServerOperation, why: String) -> [ServerOperationAction] {
-        generation += 1
-        state = .signedOut
-        return [.transition(from: .revoking, to: .signedOut, reason: .signedOutLocallyOnly(why)), .resume(operation.waiters.ordered, .done)]
     }
 }
 

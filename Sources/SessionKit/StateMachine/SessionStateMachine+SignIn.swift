@@ -2,7 +2,7 @@ import Foundation
 
 extension SessionStateMachine {
     /// What `signIn`, a callback and the presenter's end can lead to.
-    enum HandoffAction: EndsHandoff {
+    enum HandoffAction: StartsHandoff {
         case output(Output)
         /// Show the authorization page for `attempt`.
         case present(SignInAttempt, generation: UInt64)
@@ -28,15 +28,7 @@ extension SessionStateMachine {
         case .signedOut:
             return beginHandoff(attempt, id: id, waiter: waiter)
         case .revoking(let operation):
-            // A pending revocation must not hold the person hostage: the old refresh token moves to
-            // the background queue, stays unusable, and the new sign-in starts.
-            var actions: [HandoffAction] = operation.retryTimer.map { [.cancelTimer($0)] } ?? []
-            actions += [
-                .deferRevocation,
-                .resume(operation.waiters.ordered, .done),
-                .transition(from: .revoking, to: .signedOut, reason: .revocationDeferred),
-            ]
-            return actions + beginHandoff(attempt, id: id, waiter: waiter)
+            return leaveRevokingForSignIn(operation) + beginHandoff(attempt, id: id, waiter: waiter)
         case .handoff, .verifying:
             return [.resume([waiter], .failed(.signInInProgress))]
         case .active, .refreshing:
@@ -65,9 +57,9 @@ extension SessionStateMachine {
             // No handoff waits for it: a stale or replayed callback is not consumed.
             return (false, [])
         }
-        guard callback.state == handoff.attempt.state else {
-            // Not this handoff's answer (a stale or forged link): not consumed, so whoever can open
-            // the app's redirect URL cannot cancel a sign-in in progress.
+        guard let attempt = handoff.attempt, callback.state == attempt.state else {
+            // Not this handoff's answer (a stale or forged link, or a device sign-in waits): not
+            // consumed, so whoever can open the app's redirect URL cannot cancel a sign-in in progress.
             return (false, [])
         }
         let failure: (TransitionReason, SessionError)?
@@ -83,22 +75,25 @@ extension SessionStateMachine {
         if let (reason, error) = failure {
             return (true, endHandoff(handoff, reason: reason, error: error))
         }
-        var attempt = handoff.attempt
-        attempt.redirectURI = callback.redirectURI
-        state = .verifying(Verifying(attempt: attempt, waiters: handoff.waiters))
+        var answered = attempt
+        answered.redirectURI = callback.redirectURI
+        state = .verifying(Verifying(attempt: answered, waiters: handoff.waiters))
         return (
             true,
             [
                 .cancelTimer(handoff.timer),
                 .cancelPresenter,
                 .transition(from: .handoff, to: .verifying, reason: .callbackReceived),
-                .exchangeCode(code: callback.code ?? "", attempt: attempt, generation: generation),
+                .exchangeCode(code: callback.code ?? "", attempt: answered, generation: generation),
             ]
         )
     }
 
     /// The presenter ended without delivering a callback.
     mutating func presenterFailed(_ error: HandoffError, generation: UInt64) -> [HandoffAction] {
+        if generation == self.generation, case .revoking(let operation) = state, let logout = operation.logout {
+            return finishProviderLogout(operation, logout: logout, outcome: ProviderLogoutOutcome(error))
+        }
         guard generation == self.generation, case .handoff(let handoff) = state else {
             // The handoff already ended (callback, timeout, sign-out): the presenter's late word is moot.
             return []
@@ -108,6 +103,8 @@ extension SessionStateMachine {
             return endHandoff(handoff, reason: .handoffCancelled, error: .cancelled)
         case .presentationFailed(let why):
             return endHandoff(handoff, reason: .presentationFailed(why), error: .presentationFailed(why))
+        case .unsupported(let why):
+            return endHandoff(handoff, reason: .presentationFailed(why), error: .unsupported(why))
         }
     }
 

@@ -20,7 +20,8 @@ extension SessionStateMachine {
     /// What a caller may be handed without an input: the rule ``tokenRequested(id:waiter:now:force:)``
     /// applies, as a value the owner checks against its own clock.
     enum Handout {
-        /// Active: `tokens` may be handed out until `dueAt` (access-token expiry minus the lead time).
+        /// Active: `tokens` may be handed out until `dueAt` (access-token expiry minus the lead time;
+        /// the expiry itself for a session without a refresh token).
         case fresh(Tokens, dueAt: Date)
         /// Refreshing: a caller may join the refresh in flight with ``joinRefresh(id:waiter:)``.
         case joinRefresh
@@ -31,7 +32,10 @@ extension SessionStateMachine {
     var handout: Handout? {
         switch state {
         case .active(let active):
-            .fresh(active.tokens, dueAt: active.tokens.accessTokenExpiresAt.addingTimeInterval(-Self.seconds(configuration.refreshLeadTime)))
+            .fresh(
+                active.tokens,
+                dueAt: active.tokens.accessTokenExpiresAt.addingTimeInterval(
+                    active.tokens.canRefresh ? -Self.seconds(configuration.refreshLeadTime) : 0))
         case .refreshing: .joinRefresh
         case .signedOut, .handoff, .verifying, .revoking, .disconnecting: nil
         case .modifying: preconditionFailure("handout read while the machine is modifying")
@@ -41,6 +45,8 @@ extension SessionStateMachine {
     /// A caller wants a valid access token (`force`: a refresh regardless of expiry).
     mutating func tokenRequested(id: WaiterID, waiter: Waiter, now: Date, force: Bool) -> [TokenAction] {
         switch state {
+        case .active(let active) where !active.tokens.canRefresh:
+            return tokenRequestedWithoutRefreshToken(active, waiter: waiter, now: now, force: force)
         case .active(let active):
             if !force && Self.isFresh(active.tokens, now: now, lead: configuration.refreshLeadTime) {
                 return [.resume([waiter], .tokens(active.tokens))]
@@ -65,6 +71,18 @@ extension SessionStateMachine {
         case .modifying:
             preconditionFailure("re-entered while modifying")
         }
+    }
+
+    /// A session the provider issued no refresh token for lasts as long as its access token: it is
+    /// handed out until it expires, and then the session ends and asks for sign-in.
+    private mutating func tokenRequestedWithoutRefreshToken(_ active: Active, waiter: Waiter, now: Date, force: Bool) -> [TokenAction] {
+        if now < active.tokens.accessTokenExpiresAt {
+            if force { return [.resume([waiter], .failed(.unsupported("the session has no refresh token")))] }
+            return [.resume([waiter], .tokens(active.tokens))]
+        }
+        generation += 1
+        state = .signedOut
+        return [.transition(from: .active, to: .signedOut, reason: .sessionExpired), .resume([waiter], .failed(.sessionExpired))]
     }
 
     /// A caller joins the refresh in flight, if there is one. Its only possible result is the

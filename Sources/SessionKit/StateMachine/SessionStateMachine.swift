@@ -18,13 +18,16 @@ import Foundation
 /// from an older generation is dropped (DESIGN invariant 5); our own bug is a precondition failure.
 struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     struct Handoff {
-        var attempt: SignInAttempt
+        /// What the session waits for: a callback to an authorization request, or a device sign-in.
+        var payload: HandoffPayload
+        /// The handoff timeout, or for a device sign-in that is polling, the poll timer.
         var timer: TimerID
         var waiters: WaiterList<Waiter>
     }
 
     struct Verifying {
-        var attempt: SignInAttempt
+        /// The authorization request the code answered; `nil` for a device sign-in.
+        var attempt: SignInAttempt?
         var waiters: WaiterList<Waiter>
     }
 
@@ -46,6 +49,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         var attempt: Int
         var retryTimer: TimerID?
         var waiters: WaiterList<Waiter>
+        /// Sign-out only: revoked and wiped, the provider's browser session is being ended.
+        var logout: ProviderLogout? = nil
     }
 
     enum State {
@@ -163,6 +168,10 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .authorizationDenied(let code): .authorizationDenied(error: code)
         case .callbackRejected(let why): .callbackRejected(why)
         case .presentationFailed(let why): .presentationFailed(why)
+        case .sessionExpired: .sessionExpired
+        case .deviceCodeExpired: .deviceCodeExpired
+        case .missingIDToken: .verificationFailed(code: "missing_id_token")
+        case .invalidRequestOptions, .userInfoRejected: .exchangeFailed(describe(error))
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress,
             .accountDeletionRefused, .unsupported, .randomSourceFailed:
             .exchangeFailed(describe(error))
@@ -177,6 +186,19 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .verificationFailed(let error): error.code
         default: "\(error)"
         }
+    }
+}
+
+extension SessionStateMachine.Handoff {
+    /// A handoff to the authorization page for `attempt`.
+    init(attempt: SignInAttempt, timer: TimerID, waiters: WaiterList<Waiter>) {
+        self.init(payload: .authorization(attempt), timer: timer, waiters: waiters)
+    }
+
+    /// The authorization request the handoff waits on a callback for; `nil` for a device sign-in.
+    var attempt: SignInAttempt? {
+        guard case .authorization(let attempt) = payload else { return nil }
+        return attempt
     }
 }
 

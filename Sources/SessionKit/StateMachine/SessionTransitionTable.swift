@@ -6,9 +6,10 @@ public enum SessionInput: String, Sendable, Hashable, CaseIterable {
     case signIn
     /// A callback URL matching the redirect URI arrived.
     case callback
-    /// The presenter ended without a callback (cancelled or failed).
+    /// The presenter ended without a callback (cancelled or failed); at sign-out, the provider's
+    /// end-session page ended without a return.
     case presenterEnded
-    /// The handoff timer fired.
+    /// The handoff timer fired (a sign-in's, or at sign-out, the provider logout's).
     case handoffTimeout
     /// The code exchange returned verified tokens.
     case exchangeVerified
@@ -44,6 +45,16 @@ public enum SessionInput: String, Sendable, Hashable, CaseIterable {
     case serverRefused
     /// The store failed while journaling or completing a server-first call.
     case storeFailed
+    /// The app called `signInWithDeviceCode()` (RFC 8628).
+    case deviceSignIn
+    /// The provider answered the device code request (a code, or a refusal).
+    case deviceCodeIssued
+    /// A device sign-in's poll interval ended.
+    case devicePollTimerFired
+    /// The token endpoint answered a device sign-in's poll.
+    case devicePollAnswered
+    /// A URL that may be the provider's return from its end-session page arrived.
+    case endSessionReturn
 }
 
 /// Renamed ``SessionInput``: machine inputs and the app-facing ``SessionEvent`` are told apart by name.
@@ -79,9 +90,11 @@ public enum SessionTransitionTable {
         case (_, .callback): .ignored("no handoff waits for it: not consumed")
 
         case (.handoff, .presenterEnded): .moves(to: [.signedOut])
+        case (.revoking, .presenterEnded): .moves(to: [.revoking, .signedOut])
         case (_, .presenterEnded): .ignored("the handoff already ended")
 
         case (.handoff, .handoffTimeout): .moves(to: [.signedOut])
+        case (.revoking, .handoffTimeout): .moves(to: [.revoking, .signedOut])
         case (_, .handoffTimeout): .ignored("stale timer")
 
         case (.verifying, .exchangeVerified): .moves(to: [.active])
@@ -89,13 +102,13 @@ public enum SessionTransitionTable {
         case (.verifying, .exchangeFailed): .moves(to: [.signedOut])
         case (_, .exchangeFailed): .ignored("late result")
 
-        case (.active, .tokenRequested): .moves(to: [.active, .refreshing])
+        case (.active, .tokenRequested): .moves(to: [.active, .refreshing, .signedOut])
         case (.refreshing, .tokenRequested): .moves(to: [.refreshing])
         case (.signedOut, .tokenRequested), (.handoff, .tokenRequested), (.verifying, .tokenRequested): .misuse(.notSignedIn)
         case (.revoking, .tokenRequested): .misuse(.signOutInProgress)
         case (.disconnecting, .tokenRequested): .misuse(.accountDeletionInProgress)
 
-        case (.active, .refreshRequested): .moves(to: [.refreshing])
+        case (.active, .refreshRequested): .moves(to: [.refreshing, .active, .signedOut])
         case (.refreshing, .refreshRequested): .moves(to: [.refreshing])
         case (.signedOut, .refreshRequested), (.handoff, .refreshRequested), (.verifying, .refreshRequested): .misuse(.notSignedIn)
         case (.revoking, .refreshRequested): .misuse(.signOutInProgress)
@@ -133,15 +146,32 @@ public enum SessionTransitionTable {
         case (.signedOut, .restoreLoaded): .moves(to: [.signedOut, .refreshing, .revoking, .disconnecting])
         case (_, .restoreLoaded): .ignored("already running: nothing to restore")
 
-        case (.revoking, .serverConfirmed), (.disconnecting, .serverConfirmed): .moves(to: [.signedOut])
+        case (.revoking, .serverConfirmed): .moves(to: [.signedOut, .revoking])
+        case (.disconnecting, .serverConfirmed): .moves(to: [.signedOut])
         case (_, .serverConfirmed): .ignored("superseded")
         case (.revoking, .serverFailedTransiently), (.disconnecting, .serverFailedTransiently): .moves(to: [stage])
         case (_, .serverFailedTransiently): .ignored("superseded")
-        case (.revoking, .serverRefused): .moves(to: [.signedOut])
+        case (.revoking, .serverRefused): .moves(to: [.signedOut, .revoking])
         case (.disconnecting, .serverRefused): .moves(to: [.active, .refreshing])
         case (_, .serverRefused): .ignored("superseded")
-        case (.revoking, .storeFailed), (.disconnecting, .storeFailed): .moves(to: [.active, .signedOut])
+        case (.revoking, .storeFailed): .moves(to: [.active, .signedOut, .revoking])
+        case (.disconnecting, .storeFailed): .moves(to: [.active, .signedOut])
         case (_, .storeFailed): .ignored("superseded")
+
+        case (.signedOut, .deviceSignIn), (.revoking, .deviceSignIn): .moves(to: [.handoff])
+        case (.handoff, .deviceSignIn), (.verifying, .deviceSignIn): .misuse(.signInInProgress)
+        case (.active, .deviceSignIn), (.refreshing, .deviceSignIn): .misuse(.alreadySignedIn)
+        case (.disconnecting, .deviceSignIn): .misuse(.accountDeletionInProgress)
+
+        case (.handoff, .deviceCodeIssued): .moves(to: [.handoff, .signedOut])
+        case (_, .deviceCodeIssued): .ignored("late result")
+        case (.handoff, .devicePollTimerFired): .moves(to: [.handoff])
+        case (_, .devicePollTimerFired): .ignored("stale timer")
+        case (.handoff, .devicePollAnswered): .moves(to: [.handoff, .verifying, .signedOut])
+        case (_, .devicePollAnswered): .ignored("late result")
+
+        case (.revoking, .endSessionReturn): .moves(to: [.revoking, .signedOut])
+        case (_, .endSessionReturn): .ignored("no provider logout waits for it: not consumed")
         }
     }
 

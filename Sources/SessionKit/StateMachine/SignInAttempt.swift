@@ -11,6 +11,9 @@ struct SignInAttempt: Sendable, Equatable, CustomStringConvertible, CustomDebugS
     var codeChallenge = ""
     /// The redirect URI the callback arrived at, when a presenter chose its own (loopback).
     var redirectURI: URL?
+    /// The request options sent (configuration defaults overridden per sign-in); the returned
+    /// id_token must satisfy what they ask (`max_age`, essential `acr`).
+    var options: AuthorizationRequestOptions = .empty
 
     var description: String { "SignInAttempt(<redacted>)" }
     var debugDescription: String { description }

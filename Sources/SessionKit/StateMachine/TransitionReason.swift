@@ -60,6 +60,25 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
     case presentationFailed(String)
     /// The provider offers no way to delete the account's connection (or could not be asked); credentials are kept.
     case accountDeletionUnavailable(String)
+    /// The access token expired and there is no refresh token: the session ended; sign in again.
+    case sessionExpired
+    /// The app called `signInWithDeviceCode()`.
+    case deviceSignInRequested
+    /// The provider issued a device code; the person has `expiresInSeconds` to approve it elsewhere.
+    case deviceCodeIssued(expiresInSeconds: Int)
+    /// The provider asked for slower polling (`slow_down`), or a poll failed in a way that may pass;
+    /// the next poll waits `afterSeconds`.
+    case devicePollDeferred(afterSeconds: Double, because: String)
+    /// The person approved the device sign-in; its tokens are being verified.
+    case deviceSignInApproved
+    /// The device code expired before the person approved it.
+    case deviceCodeExpired
+    /// The provider refused the device sign-in (its code request or a poll) for a reason polling cannot fix.
+    case deviceSignInFailed(String)
+    /// The provider ended its browser session and came back.
+    case providerSessionEnded
+    /// Signed out (revoked or not, wiped), but the provider's browser session was not ended.
+    case providerSessionNotEnded(String)
 
     /// One readable phrase, as the walkthrough prints it.
     public var description: String {
@@ -95,6 +114,15 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
         case .revocationDeferred: "new sign-in; old refresh token revoked in the background"
         case .presentationFailed(let why): "handoff could not be shown: \(why)"
         case .accountDeletionUnavailable(let why): "account deletion unavailable (\(why)); credentials kept"
+        case .sessionExpired: "access token expired; no refresh token: sign in again"
+        case .deviceSignInRequested: "device sign-in requested"
+        case .deviceCodeIssued(let seconds): "device code issued; expires in \(seconds)s"
+        case .devicePollDeferred(let after, let why): "device poll deferred (\(why)); next poll in \(Self.format(after))s"
+        case .deviceSignInApproved: "device sign-in approved; verifying tokens"
+        case .deviceCodeExpired: "device code expired"
+        case .deviceSignInFailed(let why): "device sign-in failed: \(why)"
+        case .providerSessionEnded: "provider session ended"
+        case .providerSessionNotEnded(let why): "signed out; provider session not ended: \(why)"
         }
     }
 

@@ -2,8 +2,9 @@ import Foundation
 
 /// The tokens of one verified session as they are kept in a ``CredentialStore``.
 public struct StoredSession: Sendable, Equatable, Codable {
-    /// The refresh token the session currently uses.
-    public var refreshToken: Secret
+    /// The refresh token the session currently uses; `nil` when the provider issued none, so the
+    /// session lasts as long as its access token.
+    public var refreshToken: Secret?
     /// A rotated refresh token received from the provider whose id_token is not verified yet.
     ///
     /// It is written before anything else happens with it, so a crash cannot lose it; verification
@@ -29,13 +30,19 @@ public struct StoredSession: Sendable, Equatable, Codable {
     public var linkedSubjects: [String]?
     /// `anonymous` of the last verified id_token.
     public var isAnonymous: Bool?
+    /// The standard and additional claims of the last verified id_token; `nil` in records written
+    /// before they were kept.
+    public var claims: IdentityClaims?
+    /// `true` when the identity came from the UserInfo answer of a device sign-in that brought no
+    /// id_token (see `SessionConfiguration.requireIDTokenForDeviceSignIn`).
+    public var identityFromUserInfo: Bool?
 
     /// Creates a stored session.
     public init(
-        refreshToken: Secret, pendingRefreshToken: Secret? = nil, accessToken: Secret? = nil,
+        refreshToken: Secret?, pendingRefreshToken: Secret? = nil, accessToken: Secret? = nil,
         accessTokenExpiresAt: Date? = nil, idToken: Secret? = nil, issuer: String, subject: String,
         audience: [String], rotation: UInt64 = 0, canonicalSubject: String? = nil, linkedSubjects: [String]? = nil,
-        isAnonymous: Bool? = nil
+        isAnonymous: Bool? = nil, claims: IdentityClaims? = nil, identityFromUserInfo: Bool? = nil
     ) {
         self.refreshToken = refreshToken
         self.pendingRefreshToken = pendingRefreshToken
@@ -49,6 +56,8 @@ public struct StoredSession: Sendable, Equatable, Codable {
         self.canonicalSubject = canonicalSubject
         self.linkedSubjects = linkedSubjects
         self.isAnonymous = isAnonymous
+        self.claims = claims
+        self.identityFromUserInfo = identityFromUserInfo
     }
 }
 

@@ -22,6 +22,16 @@ public struct UserInfo: Sendable, Hashable {
     /// Parsing is as strict as for an id_token's claims: one JSON object, no duplicate members, and
     /// each standard claim of the type §5.1 gives it.
     public static func decode(_ body: some Collection<UInt8>, expectedSubject: String) throws(UserInfoError) -> UserInfo {
+        let info = try decodeIdentifying(body)
+        guard info.subject == expectedSubject else { throw .subjectMismatch }
+        return info
+    }
+
+    /// Decodes a UserInfo response whose `sub` is not known yet: the one case where the response
+    /// itself names the person, a sign-in whose token response carried no id_token to compare
+    /// with (a device sign-in at a provider that issues none). The caller takes the subject from
+    /// here and must hold every later UserInfo answer and id_token to it.
+    package static func decodeIdentifying(_ body: some Collection<UInt8>) throws(UserInfoError) -> UserInfo {
         guard body.count <= maximumSize else { throw .malformed }
         var subject: String?
         var profile = ProfileClaims()
@@ -41,7 +51,6 @@ public struct UserInfo: Sendable, Hashable {
             throw .malformed
         }
         guard let subject, !subject.isEmpty else { throw .missingClaim }
-        guard subject == expectedSubject else { throw .subjectMismatch }
         return UserInfo(subject: subject, profile: profile, additionalClaims: additional)
     }
 

@@ -66,7 +66,7 @@ import Testing
         #expect(verified.identity.issuer == ProviderTestKeys.issuer)
         #expect(verified.identity.audience == [ProviderTestKeys.clientID])
         #expect(verified.accessToken.value == "AT-new")
-        #expect(verified.refreshToken.value == "RT-new")
+        #expect(verified.refreshToken?.value == "RT-new")
         #expect(verified.accessTokenExpiresAt == now.addingTimeInterval(600))
         #expect(verified.rotation == 0)
         #expect(transport.requests.count == 1)
@@ -80,16 +80,20 @@ import Testing
         }
     }
 
-    @Test func aSignInWithoutIDTokenOrRefreshTokenIsRejected() async throws {
+    @Test func aSignInWithoutIDTokenIsRejected() async throws {
         let verifier = verifier()
         let withoutIDToken = response(idToken: nil)
         await expectRejection(.verificationFailed(.malformed)) { () async throws(SessionError) in
             try await verifier.verifySignIn(withoutIDToken, nonce: "n", now: now)
         }
+    }
+
+    @Test func aSignInWithoutRefreshTokenGivesASessionThatCannotRefresh() async throws {
         let withoutRefreshToken = response(idToken: try token(keys.signing, kid: "k1", nonce: "n"), refreshToken: nil)
-        await expectRejection(.provider(.invalidResponse("no refresh_token in the code exchange"))) { () async throws(SessionError) in
-            try await verifier.verifySignIn(withoutRefreshToken, nonce: "n", now: now)
-        }
+        let verified = try await verifier().verifySignIn(withoutRefreshToken, nonce: "n", now: now)
+        #expect(verified.refreshToken == nil)
+        #expect(!verified.canRefresh)
+        #expect(verified.stored().refreshToken == nil)
     }
 
     @Test func anUnreachableKeySetIsAProviderError() async throws {
@@ -183,7 +187,7 @@ import Testing
 
     @Test func aRefreshWithTheSameIdentityIsVerified() async throws {
         let verified = try await verifier().verifyRefreshAsSession(response(idToken: try token(keys.signing, kid: "k1")), previous: previous(), now: now)
-        #expect(verified.refreshToken.value == "RT-new")
+        #expect(verified.refreshToken?.value == "RT-new")
         #expect(verified.accessToken.value == "AT-new")
         #expect(verified.idToken?.value != "old.id.token")
         #expect(verified.rotation == 5)
@@ -236,7 +240,7 @@ import Testing
         #expect(verified.identity.subject == "alice")
         #expect(verified.idToken?.value == "old.id.token")
         #expect(verified.accessToken.value == "AT-new")
-        #expect(verified.refreshToken.value == "RT-new")
+        #expect(verified.refreshToken?.value == "RT-new")
         #expect(verified.rotation == 5)
         #expect(transport.requests.isEmpty)
     }
@@ -244,10 +248,10 @@ import Testing
     @Test func aRefreshWithoutRefreshTokenKeepsThePreviousOne() async throws {
         let verified = try await verifier().verifyRefreshAsSession(
             response(idToken: try token(keys.signing, kid: "k1"), refreshToken: nil), previous: previous(), now: now)
-        #expect(verified.refreshToken.value == "RT-old")
+        #expect(verified.refreshToken?.value == "RT-old")
         let relaxed = try await verifier(requireIDTokenOnRefresh: false).verifyRefreshAsSession(
             response(idToken: nil, refreshToken: nil), previous: previous(), now: now)
-        #expect(relaxed.refreshToken.value == "RT-old")
+        #expect(relaxed.refreshToken?.value == "RT-old")
     }
 
     @Test func withoutExpiresInTheDefaultLifetimeApplies() async throws {

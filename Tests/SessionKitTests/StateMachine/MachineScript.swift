@@ -68,13 +68,46 @@ struct MachineScript: CustomStringConvertible {
     /// The `state` of the sign-in attempt waiting at the provider.
     var handoffState: String? {
         guard case .handoff(let handoff) = machine.state else { return nil }
-        return handoff.attempt.state
+        return handoff.attempt?.state
     }
 
-    /// The timeout timer of the handoff in progress.
+    /// The timeout timer of the handoff in progress (a device sign-in's only while it requests its code).
     var handoffTimer: TimerID? {
         guard case .handoff(let handoff) = machine.state else { return nil }
+        if case .device(.waitingToPoll) = handoff.payload { return nil }
+        if case .device(.polling) = handoff.payload { return nil }
         return handoff.timer
+    }
+
+    /// The poll timer of a device sign-in waiting for its next poll.
+    var devicePollTimer: TimerID? {
+        guard case .handoff(let handoff) = machine.state, case .device(.waitingToPoll) = handoff.payload else { return nil }
+        return handoff.timer
+    }
+
+    /// Where a device sign-in stands: `requestingCode`, `waitingToPoll` or `polling`.
+    var devicePhase: String? {
+        guard case .handoff(let handoff) = machine.state, case .device(let phase) = handoff.payload else { return nil }
+        switch phase {
+        case .requestingCode: return "requestingCode"
+        case .waitingToPoll: return "waitingToPoll"
+        case .polling: return "polling"
+        }
+    }
+
+    /// The interval the device sign-in's planner waits now.
+    var devicePollInterval: Duration? {
+        guard case .handoff(let handoff) = machine.state, case .device(let phase) = handoff.payload else { return nil }
+        switch phase {
+        case .requestingCode: return nil
+        case .waitingToPoll(let polling), .polling(let polling): return polling.planner.interval
+        }
+    }
+
+    /// The timeout of a sign-out ending the provider's browser session.
+    var logoutTimer: TimerID? {
+        guard case .revoking(let operation) = machine.state else { return nil }
+        return operation.logout?.timer
     }
 
     /// The backoff timer of the refresh, revocation or disconnect waiting to retry.
@@ -88,7 +121,7 @@ struct MachineScript: CustomStringConvertible {
 
     /// The timers the current stage still waits for.
     var liveTimers: [TimerID] {
-        [handoffTimer, retryTimer].compactMap { $0 }
+        [handoffTimer, devicePollTimer, retryTimer, logoutTimer].compactMap { $0 }
     }
 
     /// Timers started earlier that the current stage no longer waits for.
@@ -111,9 +144,33 @@ struct MachineScript: CustomStringConvertible {
             state: "state-\(number)", nonce: "nonce-\(number)", codeVerifier: "verifier-\(number)")
     }
 
-    /// A verified token set whose access token expires `seconds` after ``start``.
-    static func tokens(_ name: String, expiresIn seconds: Double = 3600, subject: String = "alice") -> ScriptTokens {
-        ScriptTokens(name: name, accessTokenExpiresAt: start.addingTimeInterval(seconds), subject: subject)
+    /// A verified token set whose access token expires `seconds` after ``start``; `refreshable`
+    /// false for one the provider issued no refresh token with.
+    static func tokens(_ name: String, expiresIn seconds: Double = 3600, subject: String = "alice", refreshable: Bool = true) -> ScriptTokens {
+        ScriptTokens(name: name, accessTokenExpiresAt: start.addingTimeInterval(seconds), subject: subject, canRefresh: refreshable)
+    }
+
+    /// Device code `number` (user code `USER-<number>`), valid for `expiresIn` seconds, polled every `interval`.
+    static func deviceAuthorization(_ number: Int = 1, expiresIn: Double = 600, interval: Double = 5) -> DeviceAuthorization {
+        DeviceAuthorization(
+            deviceCode: Secret("device-code-\(number)"), userCode: "USER-\(number)",
+            verificationURI: URL(string: "https://issuer.example/device")!,
+            verificationURIComplete: URL(string: "https://issuer.example/device?user_code=USER-\(number)")!, expiresIn: expiresIn,
+            interval: interval)
+    }
+
+    /// The post-logout redirect URI the scripts' end-session requests name.
+    static let postLogoutRedirectURI = URL(string: "com.example.app://oauth/logged-out")!
+
+    /// End-session request `number`; its `state` is `"logout-<number>"`.
+    static func endSessionOrder(_ number: Int = 1) -> EndSessionOrder {
+        let request = try! EndSessionRequest(idTokenHint: nil, postLogoutRedirectURI: postLogoutRedirectURI, state: Secret("logout-\(number)"))
+        return EndSessionOrder(request: request, url: URL(string: "https://issuer.example/logout?state=logout-\(number)")!)
+    }
+
+    /// The provider's return from end-session page `number`, or with another `state`.
+    static func endSessionReturn(state: String? = "logout-1") -> URL {
+        URL(string: postLogoutRedirectURI.absoluteString + (state.map { "?state=\($0)" } ?? ""))!
     }
 
     static func id(_ waiter: Int) -> WaiterID {
@@ -215,13 +272,40 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
-    mutating func serverConfirmed(subject: String? = nil, generation: UInt64? = nil) -> [String] {
-        let actions = machine.serverOperationConfirmed(generation: generation ?? machine.generation, subject: subject)
+    mutating func serverConfirmed(subject: String? = nil, generation: UInt64? = nil, endSession: EndSessionPlan = .notRequested) -> [String] {
+        let actions = machine.serverOperationConfirmed(generation: generation ?? machine.generation, subject: subject, endSession: endSession)
         return record(actions)
     }
 
-    mutating func serverFailed(_ failure: ServerOperationFailure, generation: UInt64? = nil) -> [String] {
-        let actions = machine.serverOperationFailed(failure, generation: generation ?? machine.generation)
+    mutating func serverFailed(_ failure: ServerOperationFailure, generation: UInt64? = nil, endSession: EndSessionPlan = .notRequested) -> [String] {
+        let actions = machine.serverOperationFailed(failure, generation: generation ?? machine.generation, endSession: endSession)
+        return record(actions)
+    }
+
+    mutating func deviceSignIn(waiter: Int) -> [String] {
+        let actions = machine.deviceSignIn(id: Self.id(waiter), waiter: waiter)
+        return record(actions)
+    }
+
+    /// The provider answered the device code request `seconds` after ``start``.
+    mutating func deviceCodeIssued(
+        _ result: Result<DeviceAuthorization, SessionError> = .success(deviceAuthorization()), at seconds: Double = 0,
+        generation: UInt64? = nil
+    ) -> [String] {
+        let actions = machine.deviceCodeIssued(result, now: Self.start.addingTimeInterval(seconds), generation: generation ?? machine.generation)
+        return record(actions)
+    }
+
+    /// The token endpoint answered a poll `seconds` after ``start``.
+    mutating func devicePollAnswered(_ answer: DevicePollAnswer, at seconds: Double, generation: UInt64? = nil) -> [String] {
+        let actions = machine.devicePollAnswered(answer, now: Self.start.addingTimeInterval(seconds), generation: generation ?? machine.generation)
+        return record(actions)
+    }
+
+    /// A URL that may be the provider's return from its end-session page; `redirectURI`: the one a presenter chose.
+    mutating func endSessionReturned(_ url: URL, redirectURI: URL? = nil) -> [String] {
+        let (consumed, actions) = machine.endSessionReturned(url, redirectURI: redirectURI)
+        lastCallbackConsumed = consumed
         return record(actions)
     }
 
@@ -295,6 +379,49 @@ struct MachineScript: CustomStringConvertible {
         return script.checked(.revoking)
     }
 
+    /// Signed in with tokens `A` that came without a refresh token and expire `seconds` after ``start``.
+    static func makeActiveWithoutRefreshToken(expiresIn seconds: Double = 3600) -> MachineScript {
+        var script = makeVerifying()
+        _ = script.exchangeSucceeded(tokens("A", expiresIn: seconds, refreshable: false))
+        return script.checked(.active)
+    }
+
+    /// Caller 90 started a device sign-in; the code request is in flight: generation 1, timeout timer 1.
+    static func makeDeviceRequesting() -> MachineScript {
+        var script = MachineScript()
+        _ = script.deviceSignIn(waiter: signInCaller)
+        return script.checked(.handoff)
+    }
+
+    /// Device code 1 (600 s, every 5 s) was issued at ``start`` and shown; poll timer 2 runs.
+    static func makeDeviceWaitingToPoll() -> MachineScript {
+        var script = makeDeviceRequesting()
+        _ = script.deviceCodeIssued()
+        return script.checked(.handoff)
+    }
+
+    /// The first poll of `makeDeviceWaitingToPoll()` is in flight (5 s after ``start``).
+    static func makeDevicePolling() -> MachineScript {
+        var script = makeDeviceWaitingToPoll()
+        _ = script.timerFired(2)
+        return script.checked(.handoff)
+    }
+
+    /// The person approved the device sign-in of `makeDevicePolling()`: its tokens are being verified.
+    static func makeDeviceVerifying() -> MachineScript {
+        var script = makeDevicePolling()
+        _ = script.devicePollAnswered(.tokens(TokenResponse(accessToken: Secret("device-access"))), at: 5)
+        return script.checked(.verifying)
+    }
+
+    /// `makeRevoking()`'s revocation was confirmed and wiped; the provider's end-session page
+    /// (order 1) is open, with timeout timer 1: generation 2, caller 91 waiting.
+    static func makeEndingProviderSession() -> MachineScript {
+        var script = makeRevoking()
+        _ = script.serverConfirmed(endSession: .open(endSessionOrder()))
+        return script.checked(.revoking)
+    }
+
     /// Caller 92 deletes the account of `makeActive()`; the disconnect is in flight: generation 2.
     static func makeDisconnecting() -> MachineScript {
         var script = makeActive()
@@ -338,6 +465,11 @@ struct MachineScript: CustomStringConvertible {
         case .disconnect(let generation, let attempt): "disconnect(gen \(generation), attempt \(attempt))"
         case .deferRevocation: "deferRevocation"
         case .discardLateTokens(let tokens): "discardLateTokens(\(tokens.name))"
+        case .requestDeviceCode(let generation): "requestDeviceCode(gen \(generation))"
+        case .presentDeviceCode(let prompt, let generation): "presentDeviceCode(\(prompt.userCode), gen \(generation))"
+        case .pollDeviceToken(let authorization, let generation): "pollDeviceToken(\(authorization.userCode), gen \(generation))"
+        case .verifyDeviceTokens(_, let generation): "verifyDeviceTokens(gen \(generation))"
+        case .presentEndSession(let order, let generation): "presentEndSession(\(order.url.query ?? ""), gen \(generation))"
         case .resume(let waiters, let result):
             "resume([\(waiters.map(String.init).joined(separator: ","))], \(describe(result)))"
         case .transition(let from, let to, let reason): "transition(\(from)→\(to): \(reason))"
@@ -362,6 +494,8 @@ struct MachineScript: CustomStringConvertible {
         case .accountDeletionRefused(let status): "accountDeletionRefused(\(status))"
         case .storage(let failure): "storage(\(failure))"
         case .unsupported(let why): "unsupported(\(why))"
+        case .invalidRequestOptions(let why): "invalidRequestOptions(\(why))"
+        case .userInfoRejected(let why): "userInfoRejected(\(why.code))"
         default: caseName(error)
         }
     }
@@ -386,6 +520,11 @@ struct MachineScript: CustomStringConvertible {
         case .storage: "storage"
         case .unsupported: "unsupported"
         case .randomSourceFailed: "randomSourceFailed"
+        case .invalidRequestOptions: "invalidRequestOptions"
+        case .sessionExpired: "sessionExpired"
+        case .deviceCodeExpired: "deviceCodeExpired"
+        case .missingIDToken: "missingIDToken"
+        case .userInfoRejected: "userInfoRejected"
         }
     }
 
@@ -398,6 +537,7 @@ struct MachineScript: CustomStringConvertible {
             "subjectChanged(\(from)→\(to), absorbed [\(absorbed.joined(separator: ","))])"
         case .anonymousUserPromoted(let subject): "anonymousUserPromoted(\(subject))"
         case .deferredRevocationCompleted: "deferredRevocationCompleted"
+        case .providerLogout(let outcome): "providerLogout(\(outcome))"
         }
     }
 

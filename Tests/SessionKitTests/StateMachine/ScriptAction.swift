@@ -17,6 +17,11 @@ enum ScriptAction {
     case disconnect(generation: UInt64, attempt: Int)
     case deferRevocation
     case discardLateTokens(ScriptTokens)
+    case requestDeviceCode(generation: UInt64)
+    case presentDeviceCode(DeviceCodePrompt, generation: UInt64)
+    case pollDeviceToken(DeviceAuthorization, generation: UInt64)
+    case verifyDeviceTokens(TokenResponse, generation: UInt64)
+    case presentEndSession(EndSessionOrder, generation: UInt64)
     case resume([Int], WaiterResult<ScriptTokens>)
     case transition(from: SessionStage, to: SessionStage, reason: TransitionReason)
     case emit(SessionEvent)
@@ -96,6 +101,7 @@ extension SessionStateMachine.ServerOperationAction: ScriptRecordable where Toke
         case .output(let output): ScriptAction(output)
         case .startTimer(let id, let after): .startTimer(id, after: after)
         case .refresh(let order): .refresh(order)
+        case .presentEndSession(let order, let generation): .presentEndSession(order, generation: generation)
         }
     }
 }
@@ -130,6 +136,33 @@ extension SessionStateMachine.TimerAction: ScriptRecordable where Tokens == Scri
         case .refresh(let order): .refresh(order)
         case .revoke(let generation, let attempt): .revoke(generation: generation, attempt: attempt)
         case .disconnect(let generation, let attempt): .disconnect(generation: generation, attempt: attempt)
+        case .pollDeviceToken(let authorization, let generation): .pollDeviceToken(authorization, generation: generation)
+        }
+    }
+}
+
+extension SessionStateMachine.DeviceSignInAction: ScriptRecordable where Tokens == ScriptTokens, Waiter == Int {
+    var scriptAction: ScriptAction {
+        switch self {
+        case .output(let output): ScriptAction(output)
+        case .cancelTimer(let id): .cancelTimer(id)
+        case .cancelPresenter: .cancelPresenter
+        case .startTimer(let id, let after): .startTimer(id, after: after)
+        case .deferRevocation: .deferRevocation
+        case .requestDeviceCode(let generation): .requestDeviceCode(generation: generation)
+        case .presentDeviceCode(let prompt, let generation): .presentDeviceCode(prompt, generation: generation)
+        case .pollDeviceToken(let authorization, let generation): .pollDeviceToken(authorization, generation: generation)
+        case .verifyDeviceTokens(let response, let generation): .verifyDeviceTokens(response, generation: generation)
+        }
+    }
+}
+
+extension SessionStateMachine.ProviderLogoutAction: ScriptRecordable where Tokens == ScriptTokens, Waiter == Int {
+    var scriptAction: ScriptAction {
+        switch self {
+        case .output(let output): ScriptAction(output)
+        case .cancelTimer(let id): .cancelTimer(id)
+        case .cancelPresenter: .cancelPresenter
         }
     }
 }

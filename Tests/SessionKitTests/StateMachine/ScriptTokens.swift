@@ -8,4 +8,6 @@ struct ScriptTokens: MachineTokens, Equatable {
     var name: String
     var accessTokenExpiresAt: Date
     var subject: String
+    /// `false` for a session the provider issued no refresh token for.
+    var canRefresh = true
 }

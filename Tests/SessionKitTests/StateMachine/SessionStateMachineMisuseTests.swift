@@ -41,6 +41,12 @@ extension StateMachineTests {
             Misuse(stage: .handoff, event: .deleteAccount, error: "notSignedIn"),
             Misuse(stage: .verifying, event: .deleteAccount, error: "notSignedIn"),
             Misuse(stage: .revoking, event: .deleteAccount, error: "signOutInProgress"),
+
+            Misuse(stage: .handoff, event: .deviceSignIn, error: "signInInProgress"),
+            Misuse(stage: .verifying, event: .deviceSignIn, error: "signInInProgress"),
+            Misuse(stage: .active, event: .deviceSignIn, error: "alreadySignedIn"),
+            Misuse(stage: .refreshing, event: .deviceSignIn, error: "alreadySignedIn"),
+            Misuse(stage: .disconnecting, event: .deviceSignIn, error: "accountDeletionInProgress"),
         ]
 
         @Test func listCoversExactlyTheTablesMisusePairs() {
@@ -64,6 +70,7 @@ extension StateMachineTests {
             case .refreshRequested: lines = m.refreshRequested(waiter: 1)
             case .signOut: lines = m.signOut(waiter: 1)
             case .deleteAccount: lines = m.deleteAccount(waiter: 1)
+            case .deviceSignIn: lines = m.deviceSignIn(waiter: 1)
             default:
                 Issue.record("\(misuse.event) carries no caller to refuse")
                 return

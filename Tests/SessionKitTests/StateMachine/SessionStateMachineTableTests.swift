@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SessionKit
@@ -27,7 +28,7 @@ extension StateMachineTests {
 
         @Test func everyPairIsChecked() {
             #expect(Self.pairs.count == SessionStage.allCases.count * SessionInput.allCases.count)
-            #expect(Self.pairs.count == 7 * 21)
+            #expect(Self.pairs.count == 7 * 26)
         }
 
         @Test(arguments: pairs)
@@ -83,7 +84,7 @@ extension StateMachineTests {
                                 Issue.record("an ignored event acted: \(Script.line(action)); \(context.rawValue)")
                             }
                         }
-                        if pair.event == .callback && script.stage != start.stage {
+                        if pair.event == .callback || pair.event == .endSessionReturn {
                             #expect(!script.lastCallbackConsumed, context)
                         }
                         if pair.event == .exchangeVerified || pair.event == .refreshVerified {
@@ -114,15 +115,24 @@ extension StateMachineTests {
                 var second = Script.makeHandoff()
                 _ = second.presenterEnded(.cancelled)
                 _ = second.signIn(attempt: 2, waiter: 81)
-                return [("first handoff", Script.makeHandoff()), ("second handoff", second)]
+                var slowedDown = Script.makeDevicePolling()
+                _ = slowedDown.devicePollAnswered(.slowDown, at: 5)
+                return [
+                    ("first handoff", Script.makeHandoff()), ("second handoff", second),
+                    ("device code requested", Script.makeDeviceRequesting()), ("device code shown", Script.makeDeviceWaitingToPoll()),
+                    ("device poll in flight", Script.makeDevicePolling()), ("device poll slowed down", slowedDown),
+                ]
             case .verifying:
-                return [("exchanging attempt 1", Script.makeVerifying())]
+                return [("exchanging attempt 1", Script.makeVerifying()), ("verifying a device sign-in", Script.makeDeviceVerifying())]
             case .active:
                 var refreshed = Script.makeRefreshing(waiters: [82])
                 _ = refreshed.refreshFailed(.transient(unavailable, retryIn: .seconds(2)))
                 _ = refreshed.timerFired(2)
                 _ = refreshed.refreshSucceeded(Script.tokens("R"))
-                return [("signed in", Script.makeActive()), ("after a retried refresh", refreshed)]
+                return [
+                    ("signed in", Script.makeActive()), ("after a retried refresh", refreshed),
+                    ("signed in without a refresh token", Script.makeActiveWithoutRefreshToken()),
+                ]
             case .refreshing:
                 var retrying = Script.makeRefreshing(waiters: [2, 3])
                 _ = retrying.refreshFailed(.transient(unavailable, retryIn: .seconds(2)))
@@ -140,6 +150,7 @@ extension StateMachineTests {
                     ("revocation in flight", Script.makeRevoking()),
                     ("retry scheduled", retrying),
                     ("resumed from the journal", journaled),
+                    ("ending the provider session", Script.makeEndingProviderSession()),
                 ]
             case .disconnecting:
                 var retrying = Script.makeDisconnecting()
@@ -182,7 +193,9 @@ extension StateMachineTests {
                     _ = $0.presenterEnded($1, generation: $2)
                 }
             case .handoffTimeout:
-                return timers(script.handoffTimer, orStale: script, label: "handoff timer")
+                // A device sign-in that has its code has no handoff timeout: its poll timer is another input.
+                if script.devicePhase == "waitingToPoll" || script.devicePhase == "polling" { return [] }
+                return timers(script.handoffTimer ?? script.logoutTimer, orStale: script, label: "handoff timer")
             case .exchangeVerified:
                 return each(["B"], "exchange verified") { _ = $0.exchangeSucceeded(Script.tokens($1), generation: $2) }
             case .exchangeFailed:
@@ -193,9 +206,13 @@ extension StateMachineTests {
                 return [
                     ("token requested while fresh", { _ = $0.tokenRequested(waiter: 1, at: 0) }),
                     ("token requested while due", { _ = $0.tokenRequested(waiter: 1, at: 3590) }),
+                    ("token requested after expiry", { _ = $0.tokenRequested(waiter: 1, at: 3700) }),
                 ]
             case .refreshRequested:
-                return [("refresh requested", { _ = $0.refreshRequested(waiter: 1) })]
+                return [
+                    ("refresh requested", { _ = $0.refreshRequested(waiter: 1) }),
+                    ("refresh requested after expiry", { _ = $0.refreshRequested(waiter: 1, at: 3700) }),
+                ]
             case .refreshVerified:
                 return each(["B"], "refresh verified") { _ = $0.refreshSucceeded(Script.tokens($1), generation: $2) }
             case .refreshRetryScheduled:
@@ -220,8 +237,14 @@ extension StateMachineTests {
                 let plans: [RestorePlan] = [.nothing, .session, .pending(.signOut), .pending(.deleteAccount)]
                 return plans.map { plan in ("restore found \(plan)", { _ = $0.restore(plan, waiter: 1) }) }
             case .serverConfirmed:
+                let plans: [(String, EndSessionPlan)] = [
+                    ("no provider logout", .notRequested), ("provider logout unavailable", .unavailable("no endpoint")),
+                    ("provider logout", .open(Script.endSessionOrder(2))),
+                ]
                 return each([nil, "alice"] as [String?], "server confirmed, subject") {
                     _ = $0.serverConfirmed(subject: $1, generation: $2)
+                } + each(plans.map(\.0), "server confirmed with") { script, label, generation in
+                    _ = script.serverConfirmed(generation: generation, endSession: plans.first { $0.0 == label }!.1)
                 }
             case .serverFailedTransiently:
                 return each([Duration.seconds(1)], "server failed, retry in") {
@@ -230,8 +253,37 @@ extension StateMachineTests {
             case .serverRefused:
                 let failures: [ServerOperationFailure] = [.refused(status: 401), .refused(status: 403), .cannotTell("no endpoint")]
                 return each(failures, "server refused") { _ = $0.serverFailed($1, generation: $2) }
+                    + each(failures, "server refused, then provider logout") {
+                        _ = $0.serverFailed($1, generation: $2, endSession: .open(Script.endSessionOrder(2)))
+                    }
             case .storeFailed:
                 return each([CredentialStoreError.noSpace], "store failed") { _ = $0.serverFailed(.storage($1), generation: $2) }
+            case .deviceSignIn:
+                return [("deviceSignIn", { _ = $0.deviceSignIn(waiter: 1) })]
+            case .deviceCodeIssued:
+                let results: [(String, Result<DeviceAuthorization, SessionError>)] = [
+                    ("a code", .success(Script.deviceAuthorization(2))), ("a refusal", .failure(unavailable)),
+                    ("a code expiring before the first poll", .success(Script.deviceAuthorization(3, expiresIn: 3))),
+                ]
+                return each(results.map(\.0), "device code request answered with") { script, label, generation in
+                    _ = script.deviceCodeIssued(results.first { $0.0 == label }!.1, at: 1, generation: generation)
+                }
+            case .devicePollTimerFired:
+                return timers(script.devicePollTimer, orStale: script, label: "device poll timer")
+            case .devicePollAnswered:
+                let answers: [DevicePollAnswer] = [
+                    .authorizationPending, .slowDown, .tokens(TokenResponse(accessToken: Secret("device-access"))), .accessDenied,
+                    .expiredToken, .transientFailure(retryAfter: nil),
+                    .rejected(.http(status: 400, error: "invalid_grant", retryAfterSeconds: nil, excerpt: "")),
+                ]
+                return each(answers, "device poll answered") { _ = $0.devicePollAnswered($1, at: 10, generation: $2) }
+            case .endSessionReturn:
+                return [
+                    ("the provider's return", { _ = $0.endSessionReturned(Script.endSessionReturn()) }),
+                    ("a return with a forged state", { _ = $0.endSessionReturned(Script.endSessionReturn(state: "forged")) }),
+                    ("a return without state", { _ = $0.endSessionReturned(Script.endSessionReturn(state: nil)) }),
+                    ("an unrelated URL", { _ = $0.endSessionReturned(URL(string: "com.example.app://elsewhere?state=logout-1")!) }),
+                ]
             }
         }
 

@@ -1,0 +1,143 @@
+import Foundation
+import SessionKitJOSE
+
+extension Session {
+    /// Signs in with the device authorization grant (RFC 8628), for a device where no browser can
+    /// come back to the app (a CLI on a server, a TV): the provider issues a code, the presenter
+    /// shows it (``HandoffPresenter/presentDeviceCode(_:)``), the person approves on another
+    /// device, and the session polls the token endpoint on the injected clock meanwhile, at the
+    /// interval the provider names (`slow_down` adds 5 s for good). Returns once the tokens are
+    /// verified, like ``signIn()``: the id_token is checked as any sign-in's, without a nonce
+    /// (this grant has none). Cancelling the calling task cancels the sign-in.
+    ///
+    /// The scopes are the configured ones with the configuration's `offline_access` policy. The
+    /// stages are the same as a browser sign-in's: handoff while the person decides, verifying,
+    /// active.
+    ///
+    /// - Throws: ``SessionError/unsupported(_:)`` at once when the provider has no device
+    ///   authorization endpoint, or (after the code was issued) when the presenter cannot show a
+    ///   code; ``SessionError/authorizationDenied(_:)`` (`access_denied`),
+    ///   ``SessionError/deviceCodeExpired``, ``SessionError/missingIDToken`` (see
+    ///   ``SessionConfiguration/requireIDTokenForDeviceSignIn``), and what ``signIn()`` throws.
+    @discardableResult
+    public func signInWithDeviceCode() async throws(SessionError) -> SessionIdentity {
+        guard configuration.provider.deviceAuthorizationEndpoint != nil else {
+            throw .unsupported("the provider offers no device authorization endpoint")
+        }
+        let result = await suspend { id, waiter in
+            perform(core.withLock { $0.deviceSignIn(id: id, waiter: waiter) })
+        }
+        switch result {
+        case .tokens(let tokens): return tokens.identity
+        case .done: throw .cancelled
+        case .failed(let error): throw error
+        }
+    }
+
+    func perform(_ actions: [Machine.DeviceSignInAction]) {
+        defer { changes.notify() }
+        for action in actions {
+            switch action {
+            case .output(let output): perform(output)
+            case .cancelTimer(let id): cancelTimer(id)
+            case .cancelPresenter: cancelPresenter()
+            case .startTimer(let id, let after): startTimer(id, after: after)
+            case .deferRevocation: Task { await self.deferCurrentRevocation() }
+            case .requestDeviceCode(let generation):
+                deviceTask = Task { await self.requestDeviceCode(generation: generation) }
+            case .presentDeviceCode(let prompt, let generation):
+                let presenter = self.presenter
+                presenterTask = Task {
+                    do throws(HandoffError) {
+                        try await presenter.presentDeviceCode(prompt)
+                    } catch {
+                        self.perform(self.core.withLock { $0.presenterFailed(error, generation: generation) })
+                    }
+                }
+            case .pollDeviceToken(let authorization, let generation):
+                pollDeviceToken(authorization, generation: generation)
+            case .verifyDeviceTokens(let response, let generation):
+                Task { await self.verifyDeviceSignIn(response, generation: generation) }
+            }
+        }
+    }
+
+    /// Polls the token endpoint once and tells the machine what it answered.
+    func pollDeviceToken(_ authorization: DeviceAuthorization, generation: UInt64) {
+        deviceTask = Task {
+            let answer: DevicePollAnswer
+            do throws(ProviderError) {
+                answer = .tokens(try await self.client.pollDeviceToken(authorization))
+            } catch {
+                answer = DevicePollAnswer(.failure(error))
+            }
+            self.perform(self.core.withLock { [now = self.wallClock()] in $0.devicePollAnswered(answer, now: now, generation: generation) })
+        }
+    }
+
+    private func requestDeviceCode(generation: UInt64) async {
+        let scopes = configuration.authorizationOptions.scopes(from: configuration.provider.scopes)
+        let result: Result<DeviceAuthorization, SessionError>
+        do throws(ProviderError) {
+            if let authorization = try await client.requestDeviceAuthorization(scopes: scopes) {
+                result = .success(authorization)
+            } else {
+                result = .failure(.unsupported("the provider offers no device authorization endpoint"))
+            }
+        } catch {
+            result = .failure(.provider(error))
+        }
+        let now = wallClock()
+        perform(core.withLock { $0.deviceCodeIssued(result, now: now, generation: generation) })
+    }
+
+    /// Verifies the approved device sign-in's tokens, makes them durable, then tells the machine.
+    private func verifyDeviceSignIn(_ response: TokenResponse, generation: UInt64) async {
+        let error: SessionError
+        do throws(SessionError) {
+            let tokens = try await verifiedDeviceTokens(response)
+            try await storeSignedIn(tokens)
+            perform(core.withLock { $0.exchangeSucceeded(tokens, generation: generation) })
+            return
+        } catch let failure {
+            error = failure
+        }
+        perform(core.withLock { $0.exchangeFailed(error, generation: generation) })
+    }
+
+    private func verifiedDeviceTokens(_ response: TokenResponse) async throws(SessionError) -> VerifiedTokens {
+        do throws(SessionError) {
+            if response.idToken != nil {
+                return try await verifier.verifySignIn(response, nonce: nil, now: wallClock())
+            }
+            guard !configuration.requireIDTokenForDeviceSignIn else { throw .missingIDToken }
+            // The token response came straight from the token endpoint; the UserInfo answer to its
+            // access token is the provider's word on whose it is.
+            let info: UserInfo?
+            do throws(UserInfoFetchError) {
+                info = try await client.fetchUserInfoNamingSubject(accessToken: response.accessToken)
+            } catch {
+                throw SessionError(error)
+            }
+            guard let info else { throw .unsupported("no id_token, and no UserInfo endpoint to name the person") }
+            return verifier.acceptDeviceSignIn(response, identifiedBy: info, now: wallClock())
+        } catch {
+            // A rejected response's refresh token is valid at the provider: queue it for revocation.
+            if let refreshToken = response.refreshToken {
+                _ = await update { $0.pendingRevocations.append(refreshToken) }
+                startBackgroundRevoker()
+            }
+            throw error
+        }
+    }
+}
+
+extension SessionError {
+    /// A UserInfo fetch's failure as the session reports it.
+    init(_ error: UserInfoFetchError) {
+        switch error {
+        case .provider(let failure): self = .provider(failure)
+        case .rejected(let failure): self = .userInfoRejected(failure)
+        }
+    }
+}
