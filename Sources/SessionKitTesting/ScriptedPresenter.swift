@@ -10,6 +10,12 @@ import Synchronization
 /// returns `nil` and the callback is handed to the closure set with ``onAppToAppOpen(_:)``, which a
 /// test wires to `Session.handle(_:)`. Every request is recorded in ``presentedRequests``.
 ///
+/// The same queue answers the provider's end-session page at sign-out
+/// (``Behaviour/endSession(delivery:)``) and device sign-in codes
+/// (``presentDeviceCode(_:)``: ``Behaviour/enterDeviceCode(subject:decision:)``,
+/// ``Behaviour/showDeviceCode``); a behaviour scripted for another kind of handoff fails the
+/// presentation, so a mixed-up script fails instead of passing by accident.
+///
 /// ```swift
 /// let presenter = ScriptedPresenter(provider: provider, behaviours: [.approve(subject: "alice")])
 /// ```
@@ -29,6 +35,16 @@ public final class ScriptedPresenter: HandoffPresenter {
         case neverAnswer
         /// `present` returns exactly this URL (or `nil`), for testing unrelated or malformed callbacks.
         case answer(URL?)
+        /// At sign-out: the browser visits the provider's end-session page, which ends its session
+        /// and sends it back to the post-logout redirect URI with `state`.
+        case endSession(delivery: Delivery = .returned)
+        /// A device sign-in's code is shown; the person enters it on another device as `subject`
+        /// and decides at once. `presentDeviceCode` then returns.
+        case enterDeviceCode(subject: String, decision: SimulatedProviderDecision = .approve)
+        /// A device sign-in's code is shown and nothing else happens here: the decision comes from
+        /// the provider's script (``SimulatedProvider/scriptDeviceAuthorization(_:)``) or from
+        /// the test. `presentDeviceCode` returns at once.
+        case showDeviceCode
     }
 
     /// How an approval or denial reaches the app.
@@ -43,6 +59,7 @@ public final class ScriptedPresenter: HandoffPresenter {
     private struct State {
         var behaviours: [Behaviour]
         var presented: [HandoffRequest] = []
+        var deviceCodes: [DeviceCodePrompt] = []
         var appToApp: (@Sendable (URL) async -> Void)?
         var nextID: UInt64 = 0
         /// Presentations suspended by ``Behaviour/neverAnswer``.
@@ -61,24 +78,38 @@ public final class ScriptedPresenter: HandoffPresenter {
     }
 
     private let authorize: @Sendable (URL, String, SimulatedProviderDecision) throws(SimulatedProviderAuthorizationError) -> URL
+    private let endSession: (@Sendable (URL) throws(SimulatedProviderEndSessionError) -> URL?)?
+    private let decideDeviceCode: (@Sendable (String, String, SimulatedProviderDecision) -> Bool)?
     private let state: Locked<State>
 
-    /// Creates a presenter that approves and denies through `provider`'s authorization page.
+    /// Creates a presenter that approves and denies through `provider`'s authorization page, ends
+    /// sessions at its end-session page, and enters device codes at its verification page.
     public convenience init<C>(provider: SimulatedProvider<C>, behaviours: [Behaviour] = []) {
         self.init(
             authorize: { (url, subject, decision) throws(SimulatedProviderAuthorizationError) -> URL in
                 try provider.authorize(url, subject: subject, decision: decision)
             },
+            endSession: { (url) throws(SimulatedProviderEndSessionError) -> URL? in try provider.endSession(url) },
+            decideDeviceCode: { userCode, subject, decision in
+                provider.decideDeviceAuthorization(userCode: userCode, subject: subject, decision: decision)
+            },
             behaviours: behaviours)
     }
 
-    /// Creates a presenter with its own authorization step: given the authorization URL, the
-    /// subject and the decision, return the callback URL.
+    /// Creates a presenter with its own provider pages: given the authorization URL, the subject
+    /// and the decision, `authorize` returns the callback URL; given the end-session URL,
+    /// `endSession` returns the post-logout redirect (nil: none asked for); given the user code,
+    /// the subject and the decision, `decideDeviceCode` answers a device sign-in (false: no such
+    /// code). Without `endSession` or `decideDeviceCode`, behaviours that need them fail the presentation.
     public init(
         authorize: @escaping @Sendable (URL, String, SimulatedProviderDecision) throws(SimulatedProviderAuthorizationError) -> URL,
+        endSession: (@Sendable (URL) throws(SimulatedProviderEndSessionError) -> URL?)? = nil,
+        decideDeviceCode: (@Sendable (String, String, SimulatedProviderDecision) -> Bool)? = nil,
         behaviours: [Behaviour] = []
     ) {
         self.authorize = authorize
+        self.endSession = endSession
+        self.decideDeviceCode = decideDeviceCode
         self.state = Locked(State(behaviours: behaviours))
     }
 
@@ -95,9 +126,14 @@ public final class ScriptedPresenter: HandoffPresenter {
         state.withLock { $0.appToApp = handler }
     }
 
-    /// Every request presented so far, in order.
+    /// Every request presented so far, in order (authorization and end-session pages).
     public var presentedRequests: [HandoffRequest] {
         state.withLock { $0.presented }
+    }
+
+    /// Every device sign-in code shown so far, in order.
+    public var presentedDeviceCodes: [DeviceCodePrompt] {
+        state.withLock { $0.deviceCodes }
     }
 
     /// How many scripted behaviours have not been used yet.
@@ -119,9 +155,12 @@ public final class ScriptedPresenter: HandoffPresenter {
             state.presented.append(request)
             return state.behaviours.isEmpty ? nil : state.behaviours.removeFirst()
         }
+        if request.kind == .endSession { return try await presentEndSession(request, behaviour: behaviour) }
         switch behaviour {
         case nil:
             throw .presentationFailed("no scripted behaviour left")
+        case .endSession?, .enterDeviceCode?, .showDeviceCode?:
+            throw .presentationFailed("the scripted behaviour does not answer an authorization page")
         case .approve(let subject, let delivery)?:
             return try await deliver(request, subject: subject, decision: .approve, delivery: delivery)
         case .deny(let delivery)?:
@@ -138,6 +177,64 @@ public final class ScriptedPresenter: HandoffPresenter {
         }
     }
 
+    /// Shows a device sign-in's code and plays the next behaviour.
+    ///
+    /// With no behaviour left it throws ``HandoffError/presentationFailed(_:)``.
+    public func presentDeviceCode(_ prompt: DeviceCodePrompt) async throws(HandoffError) {
+        let behaviour = state.withLock { state -> Behaviour? in
+            state.deviceCodes.append(prompt)
+            return state.behaviours.isEmpty ? nil : state.behaviours.removeFirst()
+        }
+        switch behaviour {
+        case nil:
+            throw .presentationFailed("no scripted behaviour left")
+        case .enterDeviceCode(let subject, let decision)?:
+            guard let decideDeviceCode else { throw .presentationFailed("no device verification page is set") }
+            guard decideDeviceCode(prompt.userCode, subject, decision) else {
+                throw .presentationFailed("the verification page does not know the user code")
+            }
+        case .showDeviceCode?:
+            return
+        case .cancel?:
+            throw .cancelled
+        case .fail(let message)?:
+            throw .presentationFailed(message)
+        case .neverAnswer?:
+            await suspendUntilCancelled()
+            throw .cancelled
+        case .approve?, .deny?, .answer?, .endSession?:
+            throw .presentationFailed("the scripted behaviour does not answer a device code")
+        }
+    }
+
+    private func presentEndSession(_ request: HandoffRequest, behaviour: Behaviour?) async throws(HandoffError) -> URL? {
+        switch behaviour {
+        case nil:
+            throw .presentationFailed("no scripted behaviour left")
+        case .endSession(let delivery)?:
+            guard let endSession else { throw .presentationFailed("no end-session page is set") }
+            let redirect: URL?
+            do {
+                redirect = try endSession(request.url)
+            } catch {
+                throw .presentationFailed("the provider showed an error page: \(error)")
+            }
+            guard let redirect else { return nil }
+            return try await deliver(redirect, delivery: delivery)
+        case .cancel?:
+            throw .cancelled
+        case .fail(let message)?:
+            throw .presentationFailed(message)
+        case .answer(let url)?:
+            return url
+        case .neverAnswer?:
+            await suspendUntilCancelled()
+            throw .cancelled
+        case .approve?, .deny?, .enterDeviceCode?, .showDeviceCode?:
+            throw .presentationFailed("the scripted behaviour does not answer an end-session page")
+        }
+    }
+
     private func deliver(
         _ request: HandoffRequest, subject: String, decision: SimulatedProviderDecision, delivery: Delivery
     ) async throws(HandoffError) -> URL? {
@@ -147,6 +244,10 @@ public final class ScriptedPresenter: HandoffPresenter {
         } catch {
             throw .presentationFailed("the provider showed an error page: \(error)")
         }
+        return try await deliver(callback, delivery: delivery)
+    }
+
+    private func deliver(_ callback: URL, delivery: Delivery) async throws(HandoffError) -> URL? {
         switch delivery {
         case .returned:
             return callback

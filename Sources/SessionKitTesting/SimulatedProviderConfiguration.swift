@@ -54,6 +54,12 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     /// The device polling interval announced (`interval`); a poll sooner than it after the
     /// previous one is answered `slow_down`, and the interval grows by 5 s.
     public var devicePollingInterval: Duration
+    /// Whether a sign-in gets a refresh token only when its granted scope includes
+    /// `offline_access` (OIDC Core §11), as many providers decide; off, every sign-in gets one.
+    public var refreshTokensRequireOfflineAccess: Bool
+    /// Whether the device authorization grant's token response carries an id_token; some real
+    /// providers (django-oauth-toolkit 3.4) issue none for it.
+    public var issuesIDTokenForDeviceGrant: Bool
 
     /// Creates a configuration; every parameter has the 1pass.dev-shaped default.
     public init(
@@ -76,7 +82,9 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         supportedACRValues: [String] = ["urn:sessionkit:sim:pwd", "urn:sessionkit:sim:mfa"],
         alwaysIncludesAuthTime: Bool = false,
         deviceCodeLifetime: Duration = .seconds(600),
-        devicePollingInterval: Duration = .seconds(5)
+        devicePollingInterval: Duration = .seconds(5),
+        refreshTokensRequireOfflineAccess: Bool = false,
+        issuesIDTokenForDeviceGrant: Bool = true
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -98,6 +106,8 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         self.alwaysIncludesAuthTime = alwaysIncludesAuthTime
         self.deviceCodeLifetime = deviceCodeLifetime
         self.devicePollingInterval = devicePollingInterval
+        self.refreshTokensRequireOfflineAccess = refreshTokensRequireOfflineAccess
+        self.issuesIDTokenForDeviceGrant = issuesIDTokenForDeviceGrant
     }
 
     /// The issuer as it appears in `iss` and the discovery document (no trailing slash).

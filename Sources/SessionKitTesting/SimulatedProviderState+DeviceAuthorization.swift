@@ -80,7 +80,9 @@ extension SimulatedProviderState {
         let grant = Grant(
             subject: decision.subject, clientID: record.clientID, scope: record.scope,
             authTime: configuration.alwaysIncludesAuthTime ? decision.at : nil)
-        let answer = issueTokens(for: grant, grantID: grantID, nonce: nil, isRefresh: false, now: now, tampering: tampering)
+        let answer = issueTokens(
+            for: grant, grantID: grantID, nonce: nil, isRefresh: false, now: now, tampering: tampering,
+            includesIDToken: configuration.issuesIDTokenForDeviceGrant)
         if answer.response.status == 200 {
             nextGrantID += 1
             record.isFinished = true

@@ -106,17 +106,18 @@ extension SimulatedProviderState {
     /// Builds and signs everything first, then records it, so a signing failure changes nothing.
     mutating func issueTokens(
         for grant: Grant, grantID: Int, nonce: String?, isRefresh: Bool, now: Date,
-        tampering: SimulatedProviderFault.IDTokenTampering?
+        tampering: SimulatedProviderFault.IDTokenTampering?, includesIDToken: Bool = true
     ) -> Answer {
         let accessToken: String
         let refreshToken: String?
         let idToken: String?
         do {
             accessToken = try RandomToken.generate(byteCount: 32)
-            let rotates = !isRefresh || configuration.rotatesRefreshTokens
+            let offline = !configuration.refreshTokensRequireOfflineAccess || grant.scope.split(separator: " ").contains("offline_access")
+            let rotates = isRefresh ? configuration.rotatesRefreshTokens : offline
             refreshToken = rotates ? try RandomToken.generate(byteCount: 32) : nil
             idToken =
-                !isRefresh || configuration.issuesIDTokenOnRefresh
+                includesIDToken && (!isRefresh || configuration.issuesIDTokenOnRefresh)
                 ? try makeIDToken(
                     subject: grant.subject, clientID: grant.clientID, nonce: nonce, accessToken: accessToken, now: now,
                     tampering: tampering, authTime: grant.authTime, acr: grant.acr)

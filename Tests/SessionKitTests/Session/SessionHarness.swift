@@ -45,17 +45,23 @@ final class SessionHarness: Sendable {
             configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: try SimulatedProviderKeys.shared(count: 3))
         self.provider = provider
         let issued = self.issued
-        self.presenter = ScriptedPresenter(authorize: { (url, subject, decision) throws(SimulatedProviderAuthorizationError) -> URL in
-            let callback = try provider.authorize(url, subject: subject, decision: decision)
-            issued.recordCallback(callback)
-            return callback
-        })
+        self.presenter = ScriptedPresenter(
+            authorize: { (url, subject, decision) throws(SimulatedProviderAuthorizationError) -> URL in
+                let callback = try provider.authorize(url, subject: subject, decision: decision)
+                issued.recordCallback(callback)
+                return callback
+            },
+            endSession: { (url) throws(SimulatedProviderEndSessionError) -> URL? in
+                issued.recordEndSession(url)
+                return try provider.endSession(url)
+            },
+            decideDeviceCode: { userCode, subject, decision in
+                provider.decideDeviceAuthorization(userCode: userCode, subject: subject, decision: decision)
+            })
         self.journal = JournalingStore(base: store)
         self.transport = TappedTransport(base: provider, issued: issued)
-        var configuration = SessionConfiguration(
-            provider: try ProviderConfiguration.onePass(
-                clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI,
-                issuer: providerConfiguration.issuer))
+        // The 1pass.dev profile with the UserInfo, end-session and device authorization endpoints.
+        var configuration = SessionConfiguration(provider: try provider.providerConfiguration())
         configure(&configuration)
         self.configuration = configuration
         self.session = Self.makeSession(
@@ -240,6 +246,8 @@ extension SessionHarness {
             var codes: [Secret] = []
             var deviceKeys: [Secret] = []
             var deviceSecrets: [Secret] = []
+            var deviceCodes: [Secret] = []
+            var endSessionStates: [Secret] = []
         }
 
         private let values = Locked(Values())
@@ -249,6 +257,8 @@ extension SessionHarness {
         var idTokens: [Secret] { values.withLock { $0.idTokens } }
         var codes: [Secret] { values.withLock { $0.codes } }
         var deviceKeys: [Secret] { values.withLock { $0.deviceKeys } }
+        var deviceCodes: [Secret] { values.withLock { $0.deviceCodes } }
+        var endSessionStates: [Secret] { values.withLock { $0.endSessionStates } }
 
         /// Every secret value, with the signature segment of each id_token on its own as well.
         /// Kept as `Secret`, so a failing expectation never prints one.
@@ -256,7 +266,7 @@ extension SessionHarness {
             values.withLock { values in
                 let signatures = values.idTokens.compactMap { $0.value.split(separator: ".").last.map { Secret(String($0)) } }
                 return values.accessTokens + values.refreshTokens + values.idTokens + signatures + values.codes + values.deviceKeys
-                    + values.deviceSecrets
+                    + values.deviceSecrets + values.deviceCodes + values.endSessionStates
             }
         }
 
@@ -264,6 +274,13 @@ extension SessionHarness {
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
             guard let code = items.first(where: { $0.name == "code" })?.value else { return }
             values.withLock { $0.codes.append(Secret(code)) }
+        }
+
+        /// The `state` an end-session URL carries, which the return must echo.
+        func recordEndSession(_ url: URL) {
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            guard let state = items.first(where: { $0.name == "state" })?.value else { return }
+            values.withLock { $0.endSessionStates.append(Secret(state)) }
         }
 
         func recordResponse(_ body: Data) {
@@ -274,6 +291,7 @@ extension SessionHarness {
                 if let value = object["id_token"] as? String { values.idTokens.append(Secret(value)) }
                 if let value = object["device_key"] as? String { values.deviceKeys.append(Secret(value)) }
                 if let value = object["device_secret"] as? String { values.deviceSecrets.append(Secret(value)) }
+                if let value = object["device_code"] as? String { values.deviceCodes.append(Secret(value)) }
             }
         }
     }
