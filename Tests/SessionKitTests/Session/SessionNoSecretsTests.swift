@@ -42,8 +42,24 @@ struct SessionNoSecretsTests {
     enum Scenario: String, CaseIterable, Sendable, CustomStringConvertible {
         case happyPathAndRestore, tamperedRefresh, refreshOutage, refreshRejected, refreshRefused, exchangeFailures
         case revocationRefused, accountDeletion, deletionRefused, callbackRejected
+        case deviceSignIn, deviceSignInFailures, providerLogout, providerLogoutRefused
 
         var description: String { rawValue }
+
+        /// The harness each scenario runs on.
+        func makeHarness() throws -> SessionHarness {
+            switch self {
+            case .providerLogout, .providerLogoutRefused:
+                try SessionHarness {
+                    $0.endsProviderSessionAtSignOut = true
+                    $0.postLogoutRedirectURI = URL(string: "com.example.app://oauth/logged-out")
+                }
+            case .deviceSignInFailures:
+                try SessionHarness(provider: SimulatedProviderConfiguration(issuesIDTokenForDeviceGrant: false))
+            default:
+                try SessionHarness()
+            }
+        }
 
         func run(_ h: SessionHarness, _ printed: Printed) async throws {
             let session = h.session
@@ -118,13 +134,65 @@ struct SessionNoSecretsTests {
                 let forged = try #require(URL(string: callback.absoluteString.replacingOccurrences(of: "iss=", with: "iss=x")))
                 printed.add(await session.handle(forged))
                 printed.add(await signIn.value.error as Any)
+            case .deviceSignIn:
+                h.provider.scriptDeviceAuthorization(SimulatedProviderDeviceScript(subject: "alice", decidedAtPoll: 2, slowDownAtPolls: [1]))
+                h.presenter.enqueue(.showDeviceCode)
+                let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() } }
+                await h.waitUntil("the code is shown") { h.presenter.presentedDeviceCodes.count == 1 }
+                await h.advanceToNextSleeper()
+                await h.advanceToNextSleeper()
+                printed.add(await signIn.value as Any)
+                for prompt in h.presenter.presentedDeviceCodes { printed.add(prompt) }
+                await printed.call { () async throws(SessionError) in try await session.fetchUserInfo() }
+            case .deviceSignInFailures:
+                // No id_token (refused by default), then a denial, then a cancellation between polls.
+                let behaviours: [ScriptedPresenter.Behaviour] = [.enterDeviceCode(subject: "alice"), .enterDeviceCode(subject: "alice", decision: .deny)]
+                for (index, behaviour) in behaviours.enumerated() {
+                    h.presenter.enqueue(behaviour)
+                    let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() } }
+                    await h.waitUntil("the code is shown") { h.presenter.presentedDeviceCodes.count == index + 1 }
+                    await h.advanceToNextSleeper()
+                    printed.add(await signIn.value.error as Any)
+                }
+                h.presenter.enqueue(.showDeviceCode)
+                let cancelled = Task { await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() } }
+                await h.waitUntil("the code is shown") { h.presenter.presentedDeviceCodes.count == 3 }
+                await h.clock.waitForSleepers(count: 1)
+                cancelled.cancel()
+                printed.add(await cancelled.value.error as Any)
+                await h.waitUntil("the unused refresh token revoked") { h.deferredRevocations == 1 }
+            case .providerLogout:
+                try await h.signIn()
+                h.presenter.enqueue(.neverAnswer)
+                let signOut = Task { await SessionCallResult { () async throws(SessionError) in try await session.signOut() } }
+                await h.presenter.waitForSuspendedPresentations(count: 1)
+                let request = try #require(h.presenter.presentedRequests.last)
+                h.issued.recordEndSession(request.url)
+                let returned = try #require(try h.provider.endSession(request.url))
+                let forged = try #require(URL(string: returned.absoluteString.replacingOccurrences(of: "state=", with: "state=x")))
+                printed.add(await session.handle(forged))
+                printed.add(await session.handle(returned))
+                printed.add(await signOut.value.error as Any)
+                for record in h.provider.endSessionRecords { printed.add(record) }
+            case .providerLogoutRefused:
+                try await h.signIn()
+                h.presenter.enqueue(.cancel)
+                await printed.call { () async throws(SessionError) in try await session.signOut() }
+                h.issued.recordEndSession(try #require(h.presenter.presentedRequests.last).url)
+                try await h.signIn()
+                h.presenter.enqueue(.neverAnswer)
+                let signOut = Task { await SessionCallResult { () async throws(SessionError) in try await session.signOut() } }
+                await h.presenter.waitForSuspendedPresentations(count: 1)
+                h.issued.recordEndSession(try #require(h.presenter.presentedRequests.last).url)
+                await h.advanceToNextSleeper()
+                printed.add(await signOut.value.error as Any)
             }
         }
     }
 
     @Test("no event, error, reason, record or request log shows a secret the provider issued", arguments: Scenario.allCases)
     func nothingLeaks(scenario: Scenario) async throws {
-        let h = try SessionHarness()
+        let h = try scenario.makeHarness()
         await h.startRecording()
         let printed = Printed()
         try await scenario.run(h, printed)
@@ -153,9 +221,9 @@ struct SessionNoSecretsTests {
 
     @Test("the scenarios together exercise every kind of secret")
     func coverage() async throws {
-        var kinds = (access: 0, refresh: 0, id: 0, code: 0, deviceKey: 0)
+        var kinds = (access: 0, refresh: 0, id: 0, code: 0, deviceKey: 0, deviceCode: 0, endSessionState: 0)
         for scenario in Scenario.allCases {
-            let h = try SessionHarness()
+            let h = try scenario.makeHarness()
             await h.startRecording()
             try await scenario.run(h, Printed())
             kinds.access += h.issued.accessTokens.count
@@ -163,11 +231,15 @@ struct SessionNoSecretsTests {
             kinds.id += h.issued.idTokens.count
             kinds.code += h.issued.codes.count
             kinds.deviceKey += h.issued.deviceKeys.count
+            kinds.deviceCode += h.issued.deviceCodes.count
+            kinds.endSessionState += h.issued.endSessionStates.count
         }
         #expect(kinds.access >= 10)
         #expect(kinds.refresh >= 10)
         #expect(kinds.id >= 10)
         #expect(kinds.code >= 10)
         #expect(kinds.deviceKey >= 2)
+        #expect(kinds.deviceCode >= 4)
+        #expect(kinds.endSessionState >= 3)
     }
 }

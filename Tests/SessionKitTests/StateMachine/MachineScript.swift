@@ -415,7 +415,7 @@ struct MachineScript: CustomStringConvertible {
     }
 
     /// `makeRevoking()`'s revocation was confirmed and wiped; the provider's end-session page
-    /// (order 1) is open, with timeout timer 1: generation 2, caller 91 waiting.
+    /// (order 1) is open, with timeout timer 2: generation 2, caller 91 waiting.
     static func makeEndingProviderSession() -> MachineScript {
         var script = makeRevoking()
         _ = script.serverConfirmed(endSession: .open(endSessionOrder()))

@@ -1,0 +1,51 @@
+import Testing
+
+@testable import SessionKit
+
+extension StateMachineTests {
+    /// A session the provider issued no refresh token for: active until its access token expires,
+    /// then signed out with a typed reason; never a refresh.
+    @Suite struct SessionStateMachineNoRefreshTokenTests {
+        typealias Script = MachineScript
+
+        @Test func theTokenIsHandedOutUntilItExpiresNotUntilTheLeadTime() {
+            var m = Script.makeActiveWithoutRefreshToken(expiresIn: 3600)
+            #expect(m.freshTokens(at: 3590) == Script.tokens("A", refreshable: false))
+            #expect(m.freshTokens(at: 3600) == nil)
+            #expect(m.tokenRequested(waiter: 1, at: 3590) == ["resume([1], tokens(A))"])
+            #expect(m.stage == .active)
+        }
+
+        @Test func afterExpiryTheSessionEndsAndAsksForSignIn() {
+            var m = Script.makeActiveWithoutRefreshToken(expiresIn: 3600)
+            #expect(
+                m.tokenRequested(waiter: 1, at: 3600) == [
+                    "transition(active→signedOut: access token expired; no refresh token: sign in again)",
+                    "resume([1], failed(sessionExpired))",
+                ])
+            #expect(m.stage == .signedOut)
+            #expect(m.generation == 2)
+        }
+
+        @Test func anExplicitRefreshIsUnsupportedWhileTheTokenLasts() {
+            var m = Script.makeActiveWithoutRefreshToken()
+            #expect(m.refreshRequested(waiter: 1) == ["resume([1], failed(unsupported(the session has no refresh token)))"])
+            #expect(m.stage == .active)
+            #expect(m.refreshRequested(waiter: 2, at: 3600).last == "resume([2], failed(sessionExpired))")
+        }
+
+        @Test func aRestoreWhoseAccessTokenExpiredEndsWithTheSameReason() {
+            var m = Script.makeRestoring()
+            #expect(
+                m.refreshFailed(.permanent(.sessionExpired)) == [
+                    "transition(refreshing→signedOut: access token expired; no refresh token: sign in again)",
+                    "resume([93], failed(sessionExpired))",
+                ])
+        }
+
+        @Test func aRefreshableSessionStillRefreshesInsideTheLeadTime() {
+            var m = Script.makeActive(expiresIn: 3600)
+            #expect(m.tokenRequested(waiter: 1, at: 3590).last == "refresh(gen 1)")
+        }
+    }
+}
