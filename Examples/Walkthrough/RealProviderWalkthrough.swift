@@ -6,14 +6,19 @@ import SessionKit
 #endif
 
 /// The happy path against a real provider, in real time: sign in (a person completes the
-/// authorization in a browser and pastes the callback URL), refresh, sign out.
+/// authorization in a browser and pastes the callback URL, or with `--device` approves a device
+/// code on any device), refresh, sign out.
 enum RealProviderWalkthrough {
     struct Options {
         var issuer: String
         var clientID: String
-        var redirectURI: URL
+        var redirectURI: URL?
         var revocationEndpoint: URL?
         var json: Bool
+        /// Sign in with the device authorization grant (RFC 8628) instead of a browser redirect.
+        var device = false
+        /// The device authorization endpoint, for a provider whose discovery document lists none.
+        var deviceAuthorizationEndpoint: URL?
     }
 
     /// A presenter for a terminal: prints the authorization URL on a line of its own, then reads the
@@ -28,6 +33,14 @@ enum RealProviderWalkthrough {
             guard let url = URL(string: line) else { throw .presentationFailed("that is not a URL") }
             return url
         }
+
+        /// Prints the verification address and the user code, each on a line of its own, then
+        /// returns: the session polls while the person approves elsewhere.
+        func presentDeviceCode(_ prompt: DeviceCodePrompt) async throws(HandoffError) {
+            FileHandle.standardError.write(Data("On any device, open the address below and enter the code:\n".utf8))
+            Narrator.write("verification_uri \((prompt.verificationURIComplete ?? prompt.verificationURI).absoluteString)")
+            Narrator.write("user_code \(prompt.userCode)")
+        }
     }
 
     static func run(_ options: Options) async -> Int32 {
@@ -36,18 +49,31 @@ enum RealProviderWalkthrough {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sessionkit-walkthrough-\(getpid())")
         defer { try? FileManager.default.removeItem(at: directory) }
         do {
-            let provider = try await ProviderConfiguration.discover(
-                issuer: options.issuer, clientID: options.clientID, redirectURI: options.redirectURI,
+            // A device has no redirect URI of its own; discovery still wants one to check the profile.
+            var provider = try await ProviderConfiguration.discover(
+                issuer: options.issuer, clientID: options.clientID,
+                redirectURI: options.redirectURI ?? URL(string: "http://127.0.0.1/unused")!,
                 scopes: ["openid", "profile", "email"], revocationEndpoint: options.revocationEndpoint, transport: transport)
+            if let endpoint = options.deviceAuthorizationEndpoint { provider.deviceAuthorizationEndpoint = endpoint }
+            var configuration = SessionConfiguration(provider: provider)
+            if options.device {
+                // Some providers (django-oauth-toolkit 3.4) issue no id_token for this grant: the
+                // UserInfo answer then names the person, and refreshes may come without one too.
+                configuration.requireIDTokenForDeviceSignIn = false
+                configuration.requireIDTokenOnRefresh = false
+            }
             let session = Session(
-                configuration: SessionConfiguration(provider: provider), transport: transport,
+                configuration: configuration, transport: transport,
                 store: FileCredentialStore(directory: directory), presenter: TerminalPresenter(), clock: clock,
                 wallClock: { Date() })
             let narrator = Narrator(json: options.json, epoch: Date())
-            narrator.begin("real-provider", summary: "sign in → refresh → sign out against \(options.issuer)")
+            let how = options.device ? "device sign-in" : "sign in"
+            narrator.begin("real-provider", summary: "\(how) → refresh → sign out against \(options.issuer)")
             await session.addObserver { narrator.event($0) }
-            let identity = try await session.signIn()
-            narrator.note("signed in as \(identity.subject)", at: Date())
+            let identity = try await options.device ? session.signInWithDeviceCode() : session.signIn()
+            narrator.note(
+                "signed in as \(identity.subject) (identity from \(identity.source == .idToken ? "the verified id_token" : "UserInfo, no id_token"))",
+                at: Date())
             let token = try await session.refresh()
             narrator.note("refreshed; the new access token expires at \(token.expiresAt)", at: Date())
             try await session.signOut()

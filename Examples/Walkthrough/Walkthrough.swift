@@ -3,7 +3,9 @@ import SessionKit
 import SessionKitTesting
 
 /// `swift run walkthrough [--list] [--json] [--diagram DIR] [NAME…]`, or against a real provider:
-/// `swift run walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL]`.
+/// `swift run walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL]`,
+/// or with a device code: `swift run walkthrough --issuer URL --client-id ID --device
+/// [--device-authorization-endpoint URL] [--revocation-endpoint URL]`.
 @main
 struct Walkthrough {
     static func main() async {
@@ -34,7 +36,7 @@ struct Walkthrough {
         var failed = false
         for scenario in selected {
             do {
-                let env = try SimulatedSessionEnvironment()
+                let env = try SimulatedSessionEnvironment(configure: scenario.configure)
                 let narrator = Narrator(json: json, epoch: env.clock.wallClockNow())
                 narrator.begin(scenario.name, summary: scenario.summary)
                 await env.session.addObserver { narrator.event($0) }
@@ -49,26 +51,36 @@ struct Walkthrough {
 
     static func runAgainstRealProvider(_ arguments: [String], json: Bool) async -> Int32 {
         var values: [String: String] = [:]
+        var device = false
         var index = 0
         while index < arguments.count {
             let name = arguments[index]
-            guard ["--issuer", "--client-id", "--redirect-uri", "--revocation-endpoint"].contains(name), index + 1 < arguments.count else {
+            if name == "--device" {
+                device = true
+                index += 1
+                continue
+            }
+            let named = ["--issuer", "--client-id", "--redirect-uri", "--revocation-endpoint", "--device-authorization-endpoint"]
+            guard named.contains(name), index + 1 < arguments.count else {
                 FileHandle.standardError.write(Data("unexpected argument \(name)\n".utf8))
                 return 2
             }
             values[name] = arguments[index + 1]
             index += 2
         }
-        guard let issuer = values["--issuer"], let clientID = values["--client-id"],
-            let redirect = values["--redirect-uri"].flatMap(URL.init(string:))
-        else {
-            FileHandle.standardError.write(Data("usage: walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL]\n".utf8))
+        let redirect = values["--redirect-uri"].flatMap(URL.init(string:))
+        guard let issuer = values["--issuer"], let clientID = values["--client-id"], device || redirect != nil else {
+            FileHandle.standardError.write(
+                Data(
+                    ("usage: walkthrough --issuer URL --client-id ID (--redirect-uri URI | --device [--device-authorization-endpoint URL])"
+                        + " [--revocation-endpoint URL]\n").utf8))
             return 2
         }
         return await RealProviderWalkthrough.run(
             .init(
                 issuer: issuer, clientID: clientID, redirectURI: redirect,
-                revocationEndpoint: values["--revocation-endpoint"].flatMap(URL.init(string:)), json: json))
+                revocationEndpoint: values["--revocation-endpoint"].flatMap(URL.init(string:)), json: json, device: device,
+                deviceAuthorizationEndpoint: values["--device-authorization-endpoint"].flatMap(URL.init(string:))))
     }
 
     static func writeDiagrams(to directory: String) {

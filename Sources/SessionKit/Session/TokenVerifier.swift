@@ -85,6 +85,7 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
     var linkedSubjects: [String] { identity.linkedSubjects }
     var isAnonymous: Bool { identity.isAnonymous }
     var canRefresh: Bool { refreshToken != nil }
+    var isVerifiedByIDToken: Bool { identity.source == .idToken }
 
     fileprivate init(accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret?, idToken: Secret?, identity: SessionIdentity, rotation: UInt64) {
         self.accessToken = accessToken

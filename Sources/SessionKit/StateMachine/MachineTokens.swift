@@ -13,6 +13,9 @@ protocol MachineTokens: Sendable {
     /// Whether a refresh token came with the set; without one the session ends when the access
     /// token expires, and asks for sign-in.
     var canRefresh: Bool { get }
+    /// Whether a verified id_token vouches for the identity (not a UserInfo answer, see
+    /// `SessionConfiguration.requireIDTokenForDeviceSignIn`).
+    var isVerifiedByIDToken: Bool { get }
 }
 
 extension MachineTokens {
@@ -22,4 +25,6 @@ extension MachineTokens {
     var isAnonymous: Bool { false }
     /// Refreshable unless the token set says otherwise.
     var canRefresh: Bool { true }
+    /// An id_token vouches unless the token set says otherwise.
+    var isVerifiedByIDToken: Bool { true }
 }

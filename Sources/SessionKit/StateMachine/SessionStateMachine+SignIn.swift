@@ -114,8 +114,10 @@ extension SessionStateMachine {
             return [.discardLateTokens(tokens)]
         }
         state = .active(Active(tokens: tokens))
+        let reason: TransitionReason =
+            tokens.isVerifiedByIDToken ? .verified(subject: tokens.subject) : .identifiedByUserInfo(subject: tokens.subject)
         return [
-            .transition(from: .verifying, to: .active, reason: .verified(subject: tokens.subject)),
+            .transition(from: .verifying, to: .active, reason: reason),
             .resume(verifying.waiters.ordered, .tokens(tokens)),
         ]
     }

@@ -73,6 +73,8 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
     case deviceSignInApproved
     /// The device code expired before the person approved it.
     case deviceCodeExpired
+    /// A device sign-in brought no id_token; the UserInfo answer to its access token named the person.
+    case identifiedByUserInfo(subject: String)
     /// The provider refused the device sign-in (its code request or a poll) for a reason polling cannot fix.
     case deviceSignInFailed(String)
     /// The provider ended its browser session and came back.
@@ -120,6 +122,7 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
         case .devicePollDeferred(let after, let why): "device poll deferred (\(why)); next poll in \(Self.format(after))s"
         case .deviceSignInApproved: "device sign-in approved; verifying tokens"
         case .deviceCodeExpired: "device code expired"
+        case .identifiedByUserInfo(let subject): "no id_token; UserInfo names sub \(subject)"
         case .deviceSignInFailed(let why): "device sign-in failed: \(why)"
         case .providerSessionEnded: "provider session ended"
         case .providerSessionNotEnded(let why): "signed out; provider session not ended: \(why)"

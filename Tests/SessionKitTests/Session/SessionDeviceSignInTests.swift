@@ -238,6 +238,7 @@ struct SessionDeviceSignInTests {
             $0.requireIDTokenForDeviceSignIn = false
         }
         h.provider.register(SimulatedProviderUser(subject: "alice", profile: ProfileClaims(name: "Alice Liddell")))
+        await h.startRecording()
         h.presenter.enqueue(.enterDeviceCode(subject: "alice"))
         let signIn = await startDeviceSignIn(h)
         await h.advanceToNextSleeper()
@@ -248,6 +249,7 @@ struct SessionDeviceSignInTests {
         #expect(h.provider.requestCount(for: .userInfo) == 1)
         #expect(h.store.record.session?.identityFromUserInfo == true)
         #expect(h.store.record.session?.idToken == nil)
+        #expect(h.steps.contains(.move(.verifying, .active, .identifiedByUserInfo(subject: "alice"))))
 
         // The refresh brings a verified id_token for the same subject, which replaces the UserInfo word.
         try await h.session.refresh()
