@@ -109,7 +109,7 @@ let package = Package(
         // Real HTTP against local OpenID providers (Scripts/providers); skipped unless they run.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitCrashTool"],
+            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitCrashTool", "Walkthrough"],
             swiftSettings: strict
         ),
     ]

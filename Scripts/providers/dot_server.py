@@ -15,6 +15,7 @@ Behaviour the tests rely on:
 - RFC 7009 revocation is at /o/revoke_token/ (the discovery document does not list it).
 - The authorization endpoint completes without a login page when the request carries the
   header X-Test-User: <username> (the user is created on first use; `sub` is the numeric id).
+  Without the header, the Django session cookie of an earlier request signs in silently.
 - POST /test/rotate-signing-key makes a fresh key active and keeps the old one published;
   with ?retire_previous=1 no earlier key stays published.
 - RP-initiated logout is on at /o/logout/ (listed as end_session_endpoint), without a
@@ -127,9 +128,14 @@ def _test_user_header_middleware():
     from django.contrib.auth.middleware import RemoteUserMiddleware
 
     class TestUserHeaderMiddleware(RemoteUserMiddleware):
-        """Signs the request in as the user named in X-Test-User, creating that user if needed."""
+        """Signs the request in as the user named in X-Test-User, creating that user if needed.
+
+        A request without the header keeps the session its cookie names, as a browser that signed
+        in once keeps its provider session: that is the single sign-on RP-initiated logout ends.
+        """
 
         header = "HTTP_" + USER_HEADER.upper().replace("-", "_")
+        force_logout_if_no_header = False
 
     return TestUserHeaderMiddleware
 
