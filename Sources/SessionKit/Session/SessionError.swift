@@ -35,7 +35,8 @@ public enum SessionError: Error, Sendable, Equatable {
     case accountDeletionRefused(status: Int)
     /// The credential store failed.
     case storage(CredentialStoreError)
-    /// The provider profile does not offer this operation.
+    /// The provider profile does not offer this operation, or the presenter cannot show it (a
+    /// device code), or the session cannot do it (a refresh without a refresh token).
     case unsupported(String)
     /// The system's cryptographically secure random source failed, so no sign-in parameters could be made.
     case randomSourceFailed

@@ -226,6 +226,48 @@ struct SessionProviderLogoutTests {
         #expect(h.store.record.isEmpty)
     }
 
+    @Test("a loopback presenter picks its own post-logout redirect URI; the return is matched there only")
+    func loopbackPresenter() async throws {
+        /// Renders the page for its own loopback listener, plays the provider's page, returns the redirect.
+        struct LoopbackPresenter: HandoffPresenter {
+            let provider: SimulatedProvider<TestClock>
+            let inner: ScriptedPresenter
+            static let listener = URL(string: "http://127.0.0.1:49152/logged-out")!
+
+            func present(_ request: HandoffRequest) async throws(HandoffError) -> URL? {
+                guard request.kind == .endSession else { return try await inner.present(request) }
+                let url = request.authorizationURL(redirectingTo: Self.listener)
+                guard url != request.url else { throw .presentationFailed("the request was not rendered for the listener") }
+                do {
+                    return try provider.endSession(url)
+                } catch {
+                    throw .presentationFailed("\(error)")
+                }
+            }
+        }
+        var providerConfiguration = SimulatedProviderConfiguration()
+        providerConfiguration.postLogoutRedirectURIs.append(LoopbackPresenter.listener)
+        let h = try SessionHarness(provider: providerConfiguration)
+        let session = Session(
+            configuration: {
+                var configuration = h.configuration
+                configuration.endsProviderSessionAtSignOut = true
+                configuration.postLogoutRedirectURI = Self.loggedOut
+                return configuration
+            }(),
+            transport: h.provider, store: InMemoryCredentialStore(), presenter: LoopbackPresenter(provider: h.provider, inner: h.presenter),
+            clock: h.clock, wallClock: { [clock = h.clock] in clock.wallClockNow() })
+        let outcomes = SessionHarness.Collected<ProviderLogoutOutcome>()
+        await session.addObserver { event in
+            if case .providerLogout(let outcome) = event { outcomes.append(outcome) }
+        }
+        h.presenter.enqueue(.approve(subject: "alice"))
+        try await session.signIn()
+        try await session.signOut()
+        #expect(outcomes.values == [.completed])
+        #expect(h.provider.endSessionRecords.last?.postLogoutRedirectURI == LoopbackPresenter.listener.absoluteString)
+    }
+
     @Test("a presenter that returns a URL that is not the return fails the logout, not the sign-out")
     func unrelatedReturn() async throws {
         let h = try harness()
