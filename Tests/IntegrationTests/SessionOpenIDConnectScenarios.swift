@@ -57,7 +57,14 @@ enum SessionOpenIDConnectScenarios {
         let browser = browser(harness)
         let firstVisit = Locked(true)
         // The person types the password once; afterwards only the provider's session cookie signs in.
-        let presenter = BrowserPresenter(browser: browser, signIn: { firstVisit.withLock { first in defer { first = false }; return first } })
+        let presenter = BrowserPresenter(
+            browser: browser,
+            signIn: {
+                firstVisit.withLock { first in
+                    defer { first = false }
+                    return first
+                }
+            })
         let redirect = try #require(environment.postLogoutRedirectURI)
         let session = session(harness, presenter: presenter) {
             $0.endsProviderSessionAtSignOut = true

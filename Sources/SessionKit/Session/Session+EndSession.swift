@@ -7,7 +7,9 @@ extension Session {
     /// not.
     func endSessionPlan(idTokenHint: Secret?) -> EndSessionPlan {
         guard configuration.endsProviderSessionAtSignOut else { return .notRequested }
-        guard configuration.provider.endSessionEndpoint != nil else { return .unavailable("the provider advertises no end-session endpoint") }
+        guard configuration.provider.endSessionEndpoint != nil else {
+            return .unavailable("the provider advertises no end-session endpoint")
+        }
         guard let redirect = configuration.postLogoutRedirectURI else { return .unavailable("no post-logout redirect URI is configured") }
         let request: EndSessionRequest
         do {
@@ -42,7 +44,8 @@ extension Session {
             request.postLogoutRedirectURI = redirectURI
             return client.endSessionURL(for: request) ?? order.url
         }
-        let request = HandoffRequest(authorizationURL: order.url, redirectURI: postLogoutRedirectURI, kind: .endSession, redirects: redirects)
+        let request = HandoffRequest(
+            authorizationURL: order.url, redirectURI: postLogoutRedirectURI, kind: .endSession, redirects: redirects)
         presenterTask = Task { await self.runEndSessionPresenter(request, redirects: redirects, generation: generation) }
     }
 

@@ -87,7 +87,10 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
     var canRefresh: Bool { refreshToken != nil }
     var isVerifiedByIDToken: Bool { identity.source == .idToken }
 
-    fileprivate init(accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret?, idToken: Secret?, identity: SessionIdentity, rotation: UInt64) {
+    fileprivate init(
+        accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret?, idToken: Secret?, identity: SessionIdentity,
+        rotation: UInt64
+    ) {
         self.accessToken = accessToken
         self.token = AccessToken(secret: accessToken, expiresAt: accessTokenExpiresAt)
         self.accessTokenExpiresAt = accessTokenExpiresAt

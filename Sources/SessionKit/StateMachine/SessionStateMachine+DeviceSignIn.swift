@@ -63,7 +63,8 @@ extension SessionStateMachine {
         case .success(let value):
             authorization = value
         case .failure(let error):
-            let reason: TransitionReason = if case .provider(let failure) = error { .deviceSignInFailed(failure.summary) } else { Self.reason(for: error) }
+            let reason: TransitionReason =
+                if case .provider(let failure) = error { .deviceSignInFailed(failure.summary) } else { Self.reason(for: error) }
             return endHandoff(handoff, reason: reason, error: error)
         }
         let planner = DevicePollPlanner(authorization)
@@ -78,7 +79,8 @@ extension SessionStateMachine {
         state = .handoff(handoff)
         return [
             .cancelTimer(timeout),
-            .transition(from: .handoff, to: .handoff, reason: .deviceCodeIssued(expiresInSeconds: Int(authorization.expiresIn.rounded(.down)))),
+            .transition(
+                from: .handoff, to: .handoff, reason: .deviceCodeIssued(expiresInSeconds: Int(authorization.expiresIn.rounded(.down)))),
             .presentDeviceCode(DeviceCodePrompt(authorization), generation: generation),
             .startTimer(handoff.timer, after: wait),
         ]
@@ -87,7 +89,8 @@ extension SessionStateMachine {
     /// A poll of the token endpoint was answered at `now` on the wall clock; the planner decides
     /// what follows (RFC 8628 §3.5).
     mutating func devicePollAnswered(_ answer: DevicePollAnswer, now: Date, generation: UInt64) -> [DeviceSignInAction] {
-        guard generation == self.generation, case .handoff(var handoff) = state, case .device(.polling(var polling)) = handoff.payload else {
+        guard generation == self.generation, case .handoff(var handoff) = state, case .device(.polling(var polling)) = handoff.payload
+        else {
             // The sign-in ended while the poll was in flight: its answer is moot, and any tokens in
             // it were never seen by anyone (the provider expires the unused grant).
             return []

@@ -28,7 +28,9 @@ final class ScriptedBrowser: Sendable {
         var headers: [(name: String, value: String)] = []
         if signIn, let header = environment.userHeader { headers.append((header, user)) }
         let jar = cookies.withLock { $0 }
-        if !jar.isEmpty { headers.append(("Cookie", jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))) }
+        if !jar.isEmpty {
+            headers.append(("Cookie", jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")))
+        }
         var body: Data?
         if let form {
             headers.append(("Content-Type", "application/x-www-form-urlencoded"))
@@ -80,7 +82,9 @@ final class ScriptedBrowser: Sendable {
     /// DOT's device verification: enter the user code, then accept (or deny) on the confirm page.
     func decideDeviceCode(_ prompt: DeviceCodePrompt, accept: Bool = true) async throws -> Int {
         let entered = try await visit("POST", prompt.verificationURI, form: [("user_code", prompt.userCode)], signIn: true)
-        guard let confirm = Self.location(entered, base: prompt.verificationURI) else { throw BrowserError.noConfirmPage(status: entered.status) }
+        guard let confirm = Self.location(entered, base: prompt.verificationURI) else {
+            throw BrowserError.noConfirmPage(status: entered.status)
+        }
         return try await visit("POST", confirm, form: [("action", accept ? "accept" : "deny")], signIn: true).status
     }
 

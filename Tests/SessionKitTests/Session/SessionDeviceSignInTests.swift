@@ -192,7 +192,8 @@ struct SessionDeviceSignInTests {
         let h = try SessionHarness()
         await h.startRecording()
         h.provider.script(.unauthorized, on: .deviceAuthorization)
-        let error = try #require(await SessionCallResult { () async throws(SessionError) in try await h.session.signInWithDeviceCode() }.error)
+        let error = try #require(
+            await SessionCallResult { () async throws(SessionError) in try await h.session.signInWithDeviceCode() }.error)
         guard case .provider(let failure) = error else {
             Issue.record("expected a provider error, got \(error)")
             return

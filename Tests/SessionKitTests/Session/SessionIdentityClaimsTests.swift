@@ -71,7 +71,9 @@ struct SessionIdentityClaimsTests {
         let stored = try JSONDecoder().decode(StoredSession.self, from: Data(old.utf8))
         #expect(stored.claims == nil)
         #expect(stored.refreshToken == Secret("r"))
-        let encoded = try JSONEncoder().encode(StoredSession(refreshToken: nil, issuer: "i", subject: "s", audience: ["a"], claims: IdentityClaims(authenticationMethods: ["pwd"])))
+        let encoded = try JSONEncoder().encode(
+            StoredSession(
+                refreshToken: nil, issuer: "i", subject: "s", audience: ["a"], claims: IdentityClaims(authenticationMethods: ["pwd"])))
         let decoded = try JSONDecoder().decode(StoredSession.self, from: encoded)
         #expect(decoded.refreshToken == nil)
         #expect(decoded.claims?.authenticationMethods == ["pwd"])

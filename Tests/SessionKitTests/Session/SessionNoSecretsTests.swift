@@ -135,7 +135,8 @@ struct SessionNoSecretsTests {
                 printed.add(await session.handle(forged))
                 printed.add(await signIn.value.error as Any)
             case .deviceSignIn:
-                h.provider.scriptDeviceAuthorization(SimulatedProviderDeviceScript(subject: "alice", decidedAtPoll: 2, slowDownAtPolls: [1]))
+                h.provider.scriptDeviceAuthorization(
+                    SimulatedProviderDeviceScript(subject: "alice", decidedAtPoll: 2, slowDownAtPolls: [1]))
                 h.presenter.enqueue(.showDeviceCode)
                 let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() } }
                 await h.waitUntil("the code is shown") { h.presenter.presentedDeviceCodes.count == 1 }
@@ -146,16 +147,22 @@ struct SessionNoSecretsTests {
                 await printed.call { () async throws(SessionError) in try await session.fetchUserInfo() }
             case .deviceSignInFailures:
                 // No id_token (refused by default), then a denial, then a cancellation between polls.
-                let behaviours: [ScriptedPresenter.Behaviour] = [.enterDeviceCode(subject: "alice"), .enterDeviceCode(subject: "alice", decision: .deny)]
+                let behaviours: [ScriptedPresenter.Behaviour] = [
+                    .enterDeviceCode(subject: "alice"), .enterDeviceCode(subject: "alice", decision: .deny),
+                ]
                 for (index, behaviour) in behaviours.enumerated() {
                     h.presenter.enqueue(behaviour)
-                    let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() } }
+                    let signIn = Task {
+                        await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() }
+                    }
                     await h.waitUntil("the code is shown") { h.presenter.presentedDeviceCodes.count == index + 1 }
                     await h.advanceToNextSleeper()
                     printed.add(await signIn.value.error as Any)
                 }
                 h.presenter.enqueue(.showDeviceCode)
-                let cancelled = Task { await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() } }
+                let cancelled = Task {
+                    await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() }
+                }
                 await h.waitUntil("the code is shown") { h.presenter.presentedDeviceCodes.count == 3 }
                 await h.clock.waitForSleepers(count: 1)
                 cancelled.cancel()

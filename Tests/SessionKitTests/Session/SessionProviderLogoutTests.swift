@@ -14,7 +14,8 @@ struct SessionProviderLogoutTests {
     static let loggedOut = URL(string: "com.example.app://oauth/logged-out")!
 
     private func harness(
-        provider: SimulatedProviderConfiguration = SimulatedProviderConfiguration(), configure: (inout SessionConfiguration) -> Void = { _ in }
+        provider: SimulatedProviderConfiguration = SimulatedProviderConfiguration(),
+        configure: (inout SessionConfiguration) -> Void = { _ in }
     ) throws -> SessionHarness {
         try SessionHarness(provider: provider) {
             $0.endsProviderSessionAtSignOut = true
@@ -160,7 +161,8 @@ struct SessionProviderLogoutTests {
         let signOut = try await pendingSignOut(h)
         #expect(await h.advanceToNextSleeper() == .seconds(120))
         #expect(await signOut.value.error == nil)
-        #expect(h.steps.suffix(2) == [.move(.revoking, .signedOut, .providerSessionNotEnded("timed out")), .event(.providerLogout(.timedOut))])
+        #expect(
+            h.steps.suffix(2) == [.move(.revoking, .signedOut, .providerSessionNotEnded("timed out")), .event(.providerLogout(.timedOut))])
         #expect(h.store.record.isEmpty)
         await h.waitUntil("the presentation is dismissed") { h.presenter.suspendedPresentationCount == 0 }
     }

@@ -12,7 +12,8 @@ struct ScriptedPresenterHandoffKindsTests {
 
     @Test func endSessionVisitsTheProvidersPageAndReturnsItsRedirect() async throws {
         let fixture = try ProviderFixture()
-        let client = ProviderClient(configuration: try fixture.provider.providerConfiguration(), transport: fixture.provider, now: { Date() })
+        let client = ProviderClient(
+            configuration: try fixture.provider.providerConfiguration(), transport: fixture.provider, now: { Date() })
         let logout = try EndSessionRequest(idTokenHint: nil, postLogoutRedirectURI: Self.loggedOut, state: Secret("logout-state"))
         let url = try #require(client.endSessionURL(for: logout))
         let presenter = ScriptedPresenter(provider: fixture.provider, behaviours: [.endSession()])
@@ -26,8 +27,10 @@ struct ScriptedPresenterHandoffKindsTests {
 
     @Test func aBehaviourForAnotherKindFailsThePresentation() async throws {
         let fixture = try ProviderFixture()
-        let presenter = ScriptedPresenter(provider: fixture.provider, behaviours: [.approve(subject: "alice"), .endSession(), .showDeviceCode])
-        let endSession = HandoffRequest(endSessionURL: URL(string: "https://sim.1pass.test/oauth/logout")!, postLogoutRedirectURI: Self.loggedOut)
+        let presenter = ScriptedPresenter(
+            provider: fixture.provider, behaviours: [.approve(subject: "alice"), .endSession(), .showDeviceCode])
+        let endSession = HandoffRequest(
+            endSessionURL: URL(string: "https://sim.1pass.test/oauth/logout")!, postLogoutRedirectURI: Self.loggedOut)
         await #expect(throws: HandoffError.presentationFailed("the scripted behaviour does not answer an end-session page")) {
             try await presenter.present(endSession)
         }
@@ -35,7 +38,8 @@ struct ScriptedPresenterHandoffKindsTests {
         await #expect(throws: HandoffError.presentationFailed("the scripted behaviour does not answer a device code")) {
             try await presenter.presentDeviceCode(prompt)
         }
-        let authorization = HandoffRequest(authorizationURL: URL(string: "https://sim.1pass.test/oauth/authorize")!, redirectURI: Self.loggedOut)
+        let authorization = HandoffRequest(
+            authorizationURL: URL(string: "https://sim.1pass.test/oauth/authorize")!, redirectURI: Self.loggedOut)
         await #expect(throws: HandoffError.presentationFailed("the scripted behaviour does not answer an authorization page")) {
             try await presenter.present(authorization)
         }

@@ -146,7 +146,9 @@ struct MachineScript: CustomStringConvertible {
 
     /// A verified token set whose access token expires `seconds` after ``start``; `refreshable`
     /// false for one the provider issued no refresh token with.
-    static func tokens(_ name: String, expiresIn seconds: Double = 3600, subject: String = "alice", refreshable: Bool = true) -> ScriptTokens {
+    static func tokens(_ name: String, expiresIn seconds: Double = 3600, subject: String = "alice", refreshable: Bool = true)
+        -> ScriptTokens
+    {
         ScriptTokens(name: name, accessTokenExpiresAt: start.addingTimeInterval(seconds), subject: subject, canRefresh: refreshable)
     }
 
@@ -164,7 +166,8 @@ struct MachineScript: CustomStringConvertible {
 
     /// End-session request `number`; its `state` is `"logout-<number>"`.
     static func endSessionOrder(_ number: Int = 1) -> EndSessionOrder {
-        let request = try! EndSessionRequest(idTokenHint: nil, postLogoutRedirectURI: postLogoutRedirectURI, state: Secret("logout-\(number)"))
+        let request = try! EndSessionRequest(
+            idTokenHint: nil, postLogoutRedirectURI: postLogoutRedirectURI, state: Secret("logout-\(number)"))
         return EndSessionOrder(request: request, url: URL(string: "https://issuer.example/logout?state=logout-\(number)")!)
     }
 
@@ -272,12 +275,16 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
-    mutating func serverConfirmed(subject: String? = nil, generation: UInt64? = nil, endSession: EndSessionPlan = .notRequested) -> [String] {
-        let actions = machine.serverOperationConfirmed(generation: generation ?? machine.generation, subject: subject, endSession: endSession)
+    mutating func serverConfirmed(subject: String? = nil, generation: UInt64? = nil, endSession: EndSessionPlan = .notRequested) -> [String]
+    {
+        let actions = machine.serverOperationConfirmed(
+            generation: generation ?? machine.generation, subject: subject, endSession: endSession)
         return record(actions)
     }
 
-    mutating func serverFailed(_ failure: ServerOperationFailure, generation: UInt64? = nil, endSession: EndSessionPlan = .notRequested) -> [String] {
+    mutating func serverFailed(_ failure: ServerOperationFailure, generation: UInt64? = nil, endSession: EndSessionPlan = .notRequested)
+        -> [String]
+    {
         let actions = machine.serverOperationFailed(failure, generation: generation ?? machine.generation, endSession: endSession)
         return record(actions)
     }
@@ -292,13 +299,15 @@ struct MachineScript: CustomStringConvertible {
         _ result: Result<DeviceAuthorization, SessionError> = .success(deviceAuthorization()), at seconds: Double = 0,
         generation: UInt64? = nil
     ) -> [String] {
-        let actions = machine.deviceCodeIssued(result, now: Self.start.addingTimeInterval(seconds), generation: generation ?? machine.generation)
+        let actions = machine.deviceCodeIssued(
+            result, now: Self.start.addingTimeInterval(seconds), generation: generation ?? machine.generation)
         return record(actions)
     }
 
     /// The token endpoint answered a poll `seconds` after ``start``.
     mutating func devicePollAnswered(_ answer: DevicePollAnswer, at seconds: Double, generation: UInt64? = nil) -> [String] {
-        let actions = machine.devicePollAnswered(answer, now: Self.start.addingTimeInterval(seconds), generation: generation ?? machine.generation)
+        let actions = machine.devicePollAnswered(
+            answer, now: Self.start.addingTimeInterval(seconds), generation: generation ?? machine.generation)
         return record(actions)
     }
 

@@ -81,9 +81,10 @@ extension StateMachineTests {
 
         @Test func expiredTokenEndsTheHandoff() {
             var m = Script.makeDevicePolling()
-            #expect(m.devicePollAnswered(.expiredToken, at: 5).suffix(2) == [
-                "transition(handoff→signedOut: device code expired)", "resume([90], failed(deviceCodeExpired))",
-            ])
+            #expect(
+                m.devicePollAnswered(.expiredToken, at: 5).suffix(2) == [
+                    "transition(handoff→signedOut: device code expired)", "resume([90], failed(deviceCodeExpired))",
+                ])
         }
 
         @Test func noPollIsPlannedPastExpiresIn() {
@@ -93,9 +94,10 @@ extension StateMachineTests {
             #expect(m.devicePollAnswered(.authorizationPending, at: 5) == ["startTimer(3, 5s)"])
             _ = m.timerFired(3)
             // The next poll would be at 15 s, past the 12 s the code lives.
-            #expect(m.devicePollAnswered(.authorizationPending, at: 10).suffix(2) == [
-                "transition(handoff→signedOut: device code expired)", "resume([90], failed(deviceCodeExpired))",
-            ])
+            #expect(
+                m.devicePollAnswered(.authorizationPending, at: 10).suffix(2) == [
+                    "transition(handoff→signedOut: device code expired)", "resume([90], failed(deviceCodeExpired))",
+                ])
         }
 
         @Test func aCodeThatExpiresBeforeTheFirstPollEndsAtOnce() {
@@ -113,7 +115,11 @@ extension StateMachineTests {
             var m = Script.makeDevicePolling()
             let refusal = ProviderError.http(status: 400, error: "invalid_grant", retryAfterSeconds: nil, excerpt: "")
             let lines = m.devicePollAnswered(.rejected(refusal), at: 5)
-            #expect(lines.suffix(2) == ["transition(handoff→signedOut: device sign-in failed: \(refusal.summary))", "resume([90], failed(provider(\(refusal.summary))))"])
+            #expect(
+                lines.suffix(2) == [
+                    "transition(handoff→signedOut: device sign-in failed: \(refusal.summary))",
+                    "resume([90], failed(provider(\(refusal.summary))))",
+                ])
         }
 
         @Test func aRefusedCodeRequestEndsTheHandoff() {
@@ -130,7 +136,8 @@ extension StateMachineTests {
 
         @Test func theCodeRequestTimesOutLikeAnyHandoff() {
             var m = Script.makeDeviceRequesting()
-            #expect(m.timerFired(1).suffix(2) == ["transition(handoff→signedOut: handoff timed out)", "resume([90], failed(handoffTimedOut))"])
+            #expect(
+                m.timerFired(1).suffix(2) == ["transition(handoff→signedOut: handoff timed out)", "resume([90], failed(handoffTimedOut))"])
             // The code that arrives afterwards is never shown.
             #expect(m.deviceCodeIssued(generation: 1) == [])
         }
@@ -148,7 +155,10 @@ extension StateMachineTests {
 
         @Test func thePersonDismissingTheCodeCancels() {
             var m = Script.makeDeviceWaitingToPoll()
-            #expect(m.presenterEnded(.cancelled).suffix(2) == ["transition(handoff→signedOut: handoff cancelled)", "resume([90], failed(cancelled))"])
+            #expect(
+                m.presenterEnded(.cancelled).suffix(2) == [
+                    "transition(handoff→signedOut: handoff cancelled)", "resume([90], failed(cancelled))",
+                ])
         }
 
         @Test func cancellingTheCallerStopsPollingAndDropsALateAnswer() {
@@ -190,7 +200,10 @@ extension StateMachineTests {
 
         @Test func signOutEndsADeviceSignIn() {
             var m = Script.makeDeviceWaitingToPoll()
-            #expect(m.signOut(waiter: 1).suffix(3) == ["transition(handoff→signedOut: handoff cancelled)", "resume([90], failed(cancelled))", "resume([1], done)"])
+            #expect(
+                m.signOut(waiter: 1).suffix(3) == [
+                    "transition(handoff→signedOut: handoff cancelled)", "resume([90], failed(cancelled))", "resume([1], done)",
+                ])
         }
 
         @Test func aDeviceSignInGivesAPendingRevocationNoHostage() {

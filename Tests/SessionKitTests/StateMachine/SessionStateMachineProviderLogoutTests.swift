@@ -69,12 +69,14 @@ extension StateMachineTests {
                     "resume([91], done)",
                 ])
             var timedOut = Script.makeEndingProviderSession()
-            #expect(timedOut.timerFired(2).suffix(3) == [
-                "transition(revoking→signedOut: signed out; provider session not ended: timed out)", "emit(providerLogout(timed out))",
-                "resume([91], done)",
-            ])
+            #expect(
+                timedOut.timerFired(2).suffix(3) == [
+                    "transition(revoking→signedOut: signed out; provider session not ended: timed out)", "emit(providerLogout(timed out))",
+                    "resume([91], done)",
+                ])
             var failed = Script.makeEndingProviderSession()
-            #expect(failed.presenterEnded(.presentationFailed("no browser")).contains("emit(providerLogout(presentation failed: no browser))"))
+            #expect(
+                failed.presenterEnded(.presentationFailed("no browser")).contains("emit(providerLogout(presentation failed: no browser))"))
         }
 
         @Test func aNewSignInSupersedesTheLogout() {

@@ -243,9 +243,10 @@ extension StateMachineTests {
                 ]
                 return each([nil, "alice"] as [String?], "server confirmed, subject") {
                     _ = $0.serverConfirmed(subject: $1, generation: $2)
-                } + each(plans.map(\.0), "server confirmed with") { script, label, generation in
-                    _ = script.serverConfirmed(generation: generation, endSession: plans.first { $0.0 == label }!.1)
                 }
+                    + each(plans.map(\.0), "server confirmed with") { script, label, generation in
+                        _ = script.serverConfirmed(generation: generation, endSession: plans.first { $0.0 == label }!.1)
+                    }
             case .serverFailedTransiently:
                 return each([Duration.seconds(1)], "server failed, retry in") {
                     _ = $0.serverFailed(.transient("HTTP 503", retryIn: $1), generation: $2)
