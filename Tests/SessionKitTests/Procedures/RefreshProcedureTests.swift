@@ -203,3 +203,38 @@ struct RefreshProcedureTests {
         #expect(line(p.verified(.keysUnavailable(F.unavailable))) == "finish(providerFailed HTTP 503)")
     }
 }
+
+/// How a refresh's outcome reaches the machine: retried, failed at once with the session kept, or the end.
+@Suite("Refresh failure classification")
+struct RefreshFailureClassificationTests {
+    typealias F = ProcedureFixtures
+
+    private func classify(_ outcome: RefreshOutcome<PlannedTokens>, attempt: Int = 1) -> RefreshFailure? {
+        var random = SeededRandomNumberGenerator(seed: 1)
+        return RefreshFailure(outcome, attempt: attempt, policy: .refresh, random: &random)
+    }
+
+    @Test func aRefreshedOutcomeIsNoFailure() {
+        #expect(classify(.refreshed(F.tokens("B", refresh: "RT-2"))) == nil)
+    }
+
+    @Test func whatMayPassIsRetriedUntilThePolicyGivesUp() {
+        guard case .transient(_, let delay?)? = classify(.providerFailed(F.unavailable)) else {
+            Issue.record("expected a retry")
+            return
+        }
+        #expect(delay <= .seconds(1))
+        #expect(classify(.providerFailed(F.unavailable), attempt: 3) == .transient(.provider(F.unavailable), retryIn: nil))
+    }
+
+    @Test func aRefusalThatIsNotTheTokensFaultFailsAtOnceAndKeepsTheSession() {
+        #expect(classify(.providerFailed(F.forbidden)) == .transient(.provider(F.forbidden), retryIn: nil))
+    }
+
+    @Test func theEndsOfASession() {
+        #expect(classify(.refreshTokenRejected(F.invalidGrant)) == .permanent(.refreshTokenRejected))
+        #expect(classify(.idTokenRejected(.badSignature)) == .permanent(.verificationFailed(.badSignature)))
+        #expect(classify(.storageFailed(.noSpace)) == .permanent(.storage(.noSpace)))
+        #expect(classify(.notSignedIn) == .permanent(.notSignedIn))
+    }
+}
