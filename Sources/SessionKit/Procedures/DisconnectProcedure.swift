@@ -115,6 +115,8 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
             return clearJournal(then: .cannotTell("no stored session to disconnect"))
         case .idTokenRejected(let failure):
             return clearJournal(then: .cannotTell("the refreshed id_token was rejected (\(failure.code))"))
+        case .anotherAccount:
+            return clearJournal(then: .cannotTell("the store holds another account's session"))
         }
     }
 

@@ -21,6 +21,9 @@ enum RefreshOutcome<Tokens: ProcedureTokens>: Sendable {
     case providerFailed(ProviderError)
     /// The store failed after the provider may have rotated the refresh token.
     case storageFailed(CredentialStoreError)
+    /// The store now holds another account's session (DESIGN invariant 9): it is neither adopted
+    /// nor refreshed, and left as it is.
+    case anotherAccount
 }
 
 /// What verifying a refresh response said.
@@ -245,12 +248,24 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             return finish(.notSignedIn)
         }
         stored = session
+        if let previous, !Self.sameAccount(session, previous) { return finish(.anotherAccount) }
         if let previous, session.refreshToken != previous.refreshToken || session.rotation > previous.rotation {
             // Another process sharing the store refreshed first: adopt its result if it is good.
             phase = .checkingAdoption
             return .adopt(session)
         }
         return request(session)
+    }
+
+    /// Whether `stored` is the account `previous` belongs to: the same issuer, and the same `sub` or
+    /// a merge claim (`canonical_sub`, `linked_subs`) linking the two.
+    static func sameAccount(_ stored: StoredSession, _ previous: StoredSession) -> Bool {
+        guard stored.issuer == previous.issuer else { return false }
+        if stored.subject == previous.subject { return true }
+        let storedEffective = stored.canonicalSubject ?? stored.subject
+        let previousEffective = previous.canonicalSubject ?? previous.subject
+        if storedEffective == previousEffective { return true }
+        return (stored.linkedSubjects ?? []).contains(previous.subject) || (previous.linkedSubjects ?? []).contains(stored.subject)
     }
 
     private mutating func request(_ session: StoredSession) -> Step {

@@ -10,7 +10,8 @@ extension Session {
             perform(core.withLock { $0.refreshSucceeded(tokens, generation: order.generation) })
             return
         }
-        perform(core.withLock { $0.refreshFailed(failure, generation: order.generation) })
+        let now = wallClock()
+        perform(core.withLock { $0.refreshFailed(failure, generation: order.generation, now: now) })
         // Every token a rejected id_token touched is queued for revocation.
         if case .idTokenRejected = outcome { startBackgroundRevoker() }
     }

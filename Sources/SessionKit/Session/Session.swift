@@ -194,11 +194,12 @@ public actor Session {
         // Join the refresh in flight. Written out here rather than in a function of its own: one
         // frame less keeps a suspended caller within its task's first allocation block.
         let id = nextWaiterID()
+        let now = wallClock()
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<TokenOutcome, Never>) in
                 // Under the lock, so a cancellation either is seen here or finds the caller waiting.
                 let joined = core.withLock { machine in
-                    Task.isCancelled ? nil : machine.joinRefresh(id: id, waiter: .accessToken(continuation))
+                    Task.isCancelled ? nil : machine.joinRefresh(id: id, waiter: .accessToken(continuation), now: now)
                 }
                 switch joined {
                 case true?: changes.notify()
@@ -220,8 +221,13 @@ public actor Session {
         try await waitForTokens(force: true)
     }
 
-    /// At cold launch: resumes a journaled sign-out or deletion, or refreshes and verifies the
-    /// stored session. Returns the stage reached.
+    /// At cold launch: resumes a journaled sign-out or deletion, or signs in from the stored,
+    /// verified session without the network (offline-first). A due access token is refreshed in
+    /// the background; while that fails in a way that may pass, the person stays signed in and
+    /// ``validAccessToken()`` throws a transient error. Returns the stage reached.
+    ///
+    /// A session written for another issuer or client is left alone and not restored
+    /// (``SessionError/storedSessionForeign(_:)``).
     @discardableResult
     public func restore() async throws(SessionError) -> SessionStage {
         let record: CredentialRecord
@@ -231,9 +237,12 @@ public actor Session {
             throw .storage(error)
         }
         if !record.pendingRevocations.isEmpty { startBackgroundRevoker() }
-        let plan: RestorePlan = record.pendingOperation.map(RestorePlan.pending) ?? (record.session == nil ? .nothing : .session)
+        let verifier = self.verifier
+        let plan = RestorePlan(
+            record: record, issuer: configuration.provider.issuer, clientID: configuration.provider.clientID, tokens: verifier.restored)
+        let now = wallClock()
         let result = await suspend { id, waiter in
-            perform(core.withLock { $0.restoreLoaded(plan, id: id, waiter: waiter) })
+            perform(core.withLock { $0.restoreLoaded(plan, now: now, id: id, waiter: waiter) })
         }
         if case .failed(let error) = result { throw error }
         return stage

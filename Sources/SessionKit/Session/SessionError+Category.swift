@@ -24,7 +24,8 @@ extension SessionError {
     /// What an app should do about this error.
     public var category: Category {
         switch self {
-        case .notSignedIn, .refreshTokenRejected, .verificationFailed, .handoffTimedOut, .authorizationDenied, .callbackRejected:
+        case .notSignedIn, .refreshTokenRejected, .verificationFailed, .handoffTimedOut, .authorizationDenied, .callbackRejected,
+            .storedSessionForeign, .anotherAccountInStore:
             .signInRequired
         case .provider(let error):
             error.isTransient ? .transient : .signInRequired
@@ -77,6 +78,8 @@ extension SessionError {
         case .storage(let error): "storage.\(error.code)"
         case .unsupported: "unsupported"
         case .randomSourceFailed: "random_source_failed"
+        case .storedSessionForeign: "stored_session_foreign"
+        case .anotherAccountInStore: "another_account_in_store"
         }
     }
 }
@@ -85,13 +88,14 @@ extension SessionError: CustomStringConvertible {
     /// The ``code`` and a secret-free detail.
     public var description: String {
         switch self {
-        case .authorizationDenied(let detail), .presentationFailed(let detail), .callbackRejected(let detail), .unsupported(let detail):
+        case .authorizationDenied(let detail), .presentationFailed(let detail), .callbackRejected(let detail), .unsupported(let detail),
+            .storedSessionForeign(let detail):
             "\(code): \(detail)"
         case .provider(let error): "\(code): \(error.summary)"
         case .accountDeletionRefused(let status): "\(code): HTTP \(status)"
         case .storage(let error): "\(code): \(error)"
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
-            .handoffTimedOut, .verificationFailed, .refreshTokenRejected, .randomSourceFailed:
+            .handoffTimedOut, .verificationFailed, .refreshTokenRejected, .randomSourceFailed, .anotherAccountInStore:
             code
         }
     }

@@ -37,6 +37,11 @@ public enum SessionError: Error, Sendable, Equatable {
     case storage(CredentialStoreError)
     /// The provider profile does not offer this operation.
     case unsupported(String)
+    /// The store holds a session written for another issuer or client; it was not restored.
+    case storedSessionForeign(String)
+    /// The store now holds another account's session (another `sub`, no merge claim linking it to
+    /// this one): this session ended rather than adopt it.
+    case anotherAccountInStore
     /// The system's cryptographically secure random source failed, so no sign-in parameters could be made.
     case randomSourceFailed
 }

@@ -178,6 +178,16 @@ struct TokenVerifier: Sendable {
             identity: SessionIdentity(stored: stored), rotation: stored.rotation)
     }
 
+    /// The tokens a stored session was verified as, for a cold launch that signs in from the store.
+    /// The store only ever receives verified tokens; a pending rotated token is left in the store
+    /// for the next refresh to present. `nil` when no access token was kept.
+    func restored(_ stored: StoredSession) -> VerifiedTokens? {
+        guard let accessToken = stored.accessToken, let expiresAt = stored.accessTokenExpiresAt else { return nil }
+        return VerifiedTokens(
+            accessToken: accessToken, accessTokenExpiresAt: expiresAt, refreshToken: stored.refreshToken, idToken: stored.idToken,
+            identity: SessionIdentity(stored: stored), rotation: stored.rotation)
+    }
+
     private func expectations(nonce: String?, accessToken: Secret) -> IDTokenExpectations {
         IDTokenExpectations(
             issuer: configuration.issuer, clientID: configuration.clientID, nonce: nonce, accessToken: accessToken.value, skew: skew,

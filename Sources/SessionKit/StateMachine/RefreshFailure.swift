@@ -23,6 +23,7 @@ extension RefreshFailure {
         case .refreshTokenRejected: self = .permanent(.refreshTokenRejected)
         case .idTokenRejected(let failure): self = .permanent(.verificationFailed(failure))
         case .storageFailed(let error): self = .permanent(.storage(error))
+        case .anotherAccount: self = .permanent(.anotherAccountInStore)
         case .providerFailed(let error):
             let delay = error.isTransient ? policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &random) : nil
             self = .transient(.provider(error), retryIn: delay)

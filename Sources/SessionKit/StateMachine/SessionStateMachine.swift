@@ -163,6 +163,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .authorizationDenied(let code): .authorizationDenied(error: code)
         case .callbackRejected(let why): .callbackRejected(why)
         case .presentationFailed(let why): .presentationFailed(why)
+        case .anotherAccountInStore: .anotherAccountInStore
+        case .storedSessionForeign(let why): .storedSessionNotRestored(why)
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress,
             .accountDeletionRefused, .unsupported, .randomSourceFailed:
             .exchangeFailed(describe(error))

@@ -130,7 +130,7 @@ public enum SessionTransitionTable {
         case (.signedOut, .deleteAccount), (.handoff, .deleteAccount), (.verifying, .deleteAccount): .misuse(.notSignedIn)
         case (.revoking, .deleteAccount): .misuse(.signOutInProgress)
 
-        case (.signedOut, .restoreLoaded): .moves(to: [.signedOut, .refreshing, .revoking, .disconnecting])
+        case (.signedOut, .restoreLoaded): .moves(to: [.signedOut, .active, .refreshing, .revoking, .disconnecting])
         case (_, .restoreLoaded): .ignored("already running: nothing to restore")
 
         case (.revoking, .serverConfirmed), (.disconnecting, .serverConfirmed): .moves(to: [.signedOut])

@@ -80,5 +80,6 @@ func describe(_ outcome: RefreshOutcome<PlannedTokens>) -> String {
     case .idTokenRejected(let failure): "idTokenRejected \(failure.code)"
     case .providerFailed(let error): "providerFailed \(error.summary)"
     case .storageFailed(let error): "storageFailed \(error.code)"
+    case .anotherAccount: "anotherAccount"
     }
 }

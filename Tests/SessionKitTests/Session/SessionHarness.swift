@@ -218,10 +218,10 @@ extension SessionHarness {
             ]
         }
 
-        /// A refresh of a token due in 60 s, served to `callers`.
-        static func refresh(callers: Int = 1) -> [Step] {
+        /// A refresh of a token due in `dueIn` seconds (60 by default), served to `callers`.
+        static func refresh(callers: Int = 1, dueIn: Int = 60) -> [Step] {
             [
-                .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
+                .move(.active, .refreshing, .tokenDue(inSeconds: dueIn, callers: 1)),
                 .move(.refreshing, .active, .refreshed(callers: callers)),
             ]
         }

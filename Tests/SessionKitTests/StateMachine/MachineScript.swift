@@ -166,8 +166,8 @@ struct MachineScript: CustomStringConvertible {
     }
 
     /// A caller joins the refresh in flight from outside the actor; `true` when it now waits.
-    mutating func joinRefresh(waiter: Int) -> Bool {
-        machine.joinRefresh(id: Self.id(waiter), waiter: waiter)
+    mutating func joinRefresh(waiter: Int, at seconds: Double = 0) -> Bool {
+        machine.joinRefresh(id: Self.id(waiter), waiter: waiter, now: Self.start.addingTimeInterval(seconds))
     }
 
     /// The attempt number of the refresh, revocation or disconnect in flight.
@@ -190,8 +190,9 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
-    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64? = nil) -> [String] {
-        let actions = machine.refreshFailed(failure, generation: generation ?? machine.generation)
+    /// A refresh failed, `seconds` after ``start``.
+    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64? = nil, at seconds: Double = 0) -> [String] {
+        let actions = machine.refreshFailed(failure, generation: generation ?? machine.generation, now: Self.start.addingTimeInterval(seconds))
         return record(actions)
     }
 
@@ -210,8 +211,9 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
-    mutating func restore(_ plan: RestorePlan, waiter: Int) -> [String] {
-        let actions = machine.restoreLoaded(plan, id: Self.id(waiter), waiter: waiter)
+    /// `restore()` found `plan`, `seconds` after ``start``.
+    mutating func restore(_ plan: RestorePlan<ScriptTokens>, waiter: Int, at seconds: Double = 0) -> [String] {
+        let actions = machine.restoreLoaded(plan, now: Self.start.addingTimeInterval(seconds), id: Self.id(waiter), waiter: waiter)
         return record(actions)
     }
 
@@ -284,7 +286,7 @@ struct MachineScript: CustomStringConvertible {
     /// A cold launch found a stored session and refreshes it: generation 1, caller 93, no previous tokens.
     static func makeRestoring() -> MachineScript {
         var script = MachineScript()
-        _ = script.restore(.session, waiter: restoreCaller)
+        _ = script.restore(.incompleteSession, waiter: restoreCaller)
         return script.checked(.refreshing)
     }
 
@@ -386,6 +388,8 @@ struct MachineScript: CustomStringConvertible {
         case .storage: "storage"
         case .unsupported: "unsupported"
         case .randomSourceFailed: "randomSourceFailed"
+        case .storedSessionForeign: "storedSessionForeign"
+        case .anotherAccountInStore: "anotherAccountInStore"
         }
     }
 

@@ -217,7 +217,10 @@ extension StateMachineTests {
             case .deleteAccount:
                 return [("deleteAccount", { _ = $0.deleteAccount(waiter: 1) })]
             case .restoreLoaded:
-                let plans: [RestorePlan] = [.nothing, .session, .pending(.signOut), .pending(.deleteAccount)]
+                let plans: [RestorePlan<ScriptTokens>] = [
+                    .nothing, .session(Script.tokens("S")), .session(Script.tokens("S", expiresIn: 30)), .incompleteSession,
+                    .foreignSession("another issuer"), .pending(.signOut), .pending(.deleteAccount),
+                ]
                 return plans.map { plan in ("restore found \(plan)", { _ = $0.restore(plan, waiter: 1) }) }
             case .serverConfirmed:
                 return each([nil, "alice"] as [String?], "server confirmed, subject") {
