@@ -1,0 +1,76 @@
+import SessionKitHandoffs
+
+/// One scripted answer of a ``SimulatedOnePassword`` to one access request.
+public indirect enum SimulatedOnePasswordAnswer: Sendable, Hashable {
+    /// Grants `entries` (state `resolved`), writing each reference in `shape`.
+    case grant([SimulatedOnePasswordEntry], shape: SimulatedOnePasswordReferenceShape = .object)
+    /// Answers with a grant in `state` and no entries (`pending`, `denied`, `failed`, `expired`).
+    case grantInState(AccessGrant.State)
+    /// The person declines: the extension reports the `declined` error.
+    case decline
+    /// The extension fails with `code` (`requestDecodeFailure`, `missingRequest`,
+    /// `unsupportedVersion`, `internalError`).
+    case fail(AccessRequestErrorCode)
+    /// The extension fails with an error the protocol does not name.
+    case failUnrecognized(domain: String, number: Int)
+    /// The person closes the sheet without choosing 1Password.
+    case closeWithoutChoosing
+    /// Another activity completes and returns nothing.
+    case completeWithoutGrant
+    /// The extension completes with exactly these bytes as the grant attachment.
+    case grantBytes([UInt8])
+    /// Nothing ever comes back: the presentation lasts until its task is cancelled.
+    case neverAnswer
+    /// `answer`, after `delay` of simulated time.
+    case after(Duration, SimulatedOnePasswordAnswer)
+
+    var summary: String {
+        switch self {
+        case .grant(let entries, let shape): "grant (\(entries.count) entries, \(shape) references)"
+        case .grantInState(let state): "grant in state \(state)"
+        case .decline: "decline"
+        case .fail(let code): "fail with \(code)"
+        case .failUnrecognized(let domain, let number): "fail with \(domain) \(number)"
+        case .closeWithoutChoosing: "close without choosing"
+        case .completeWithoutGrant: "complete without a grant"
+        case .grantBytes(let bytes): "grant bytes (\(bytes.count))"
+        case .neverAnswer: "never answer"
+        case .after(let delay, let answer): "after \(delay): \(answer.summary)"
+        }
+    }
+}
+
+/// One login a ``SimulatedOnePassword`` grants.
+public struct SimulatedOnePasswordEntry: Sendable, Hashable {
+    /// The requested entry's id, or `nil` for a login the person added beyond the request.
+    public var entryID: String?
+    /// The credential reference string to return.
+    public var reference: String
+
+    /// A login answering requested entry `entryID`.
+    public init(entryID: String?, reference: String) {
+        self.entryID = entryID
+        self.reference = reference
+    }
+
+    /// A login the person added beyond the request (no `entryId`).
+    public static func extra(_ reference: String) -> SimulatedOnePasswordEntry {
+        SimulatedOnePasswordEntry(entryID: nil, reference: reference)
+    }
+}
+
+/// How a ``SimulatedOnePassword`` writes credential references.
+public enum SimulatedOnePasswordReferenceShape: Sendable, Hashable, CustomStringConvertible {
+    /// `{"reference": "<string>"}`, today's protocol.
+    case object
+    /// The plain string, as a later protocol version writes it.
+    case plainString
+
+    /// The shape's name.
+    public var description: String {
+        switch self {
+        case .object: "object"
+        case .plainString: "plain-string"
+        }
+    }
+}
