@@ -74,6 +74,11 @@ public final class SimulatedCredentialExporter: CredentialImporter {
         state.withLock { $0.log }
     }
 
+    /// How many imports hang right now.
+    public var hangingImportCount: Int {
+        suspensions.count
+    }
+
     /// Returns once at least `count` imports hang (``Behaviour/hang``), or when the calling task
     /// is cancelled.
     public func waitForHangingImports(count: Int = 1) async {

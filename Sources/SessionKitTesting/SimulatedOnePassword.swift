@@ -63,6 +63,11 @@ public final class SimulatedOnePassword: AccessRequestPresenter {
         state.withLock { $0.answers.count }
     }
 
+    /// How many presentations are waiting forever right now.
+    public var suspendedPresentationCount: Int {
+        suspensions.count
+    }
+
     /// Returns once at least `count` presentations are waiting forever
     /// (``SimulatedOnePasswordAnswer/neverAnswer``), or when the calling task is cancelled.
     public func waitForSuspendedPresentations(count: Int = 1) async {

@@ -26,6 +26,8 @@ extension AccessGrant {
             let fields = JSONFields(object, path: "")
             path = try fields.string("path")
             stateName = try fields.string("state")
+            // Absent means no entries; anything present, `null` included, must be a list.
+            if case .null? = object["resolved"] { throw .wrongType("resolved") }
             for entry in try fields.optionalObjects("resolved") {
                 entries.append(Entry(entryID: try entryID(entry), reference: try reference(entry)))
             }
