@@ -63,7 +63,7 @@ public struct SimulatedCXFDocument: Sendable, Hashable {
                 Item(title: "Example passkey", credentials: [.passkey(relyingPartyID: "example.com", username: "alice")]),
                 Item(
                     title: "Example one-time codes",
-                    credentials: [.totp(secret: "JBSWY3DPEHPK3PXPSIMULATED", issuer: "Example", algorithm: "sha1")]),
+                    credentials: [.totp(secret: "KNUW25LMMF2GKZBNORXXI4BNONSWG4TF", issuer: "Example", algorithm: "sha1")]),
                 Item(title: "Recovery codes", credentials: [.note("simulated-recovery-code-4242")]),
                 Item(title: "Example card", credentials: [.other(type: "credit-card")]),
             ])

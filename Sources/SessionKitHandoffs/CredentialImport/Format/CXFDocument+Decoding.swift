@@ -153,18 +153,19 @@ extension CXFDocument {
         return text
     }
 
-    /// Member `name` as RFC 4648 Base32: the upper-case alphabet, padded with `=` to whole
-    /// 8-character blocks or not at all.
+    /// Member `name` as RFC 4648 Base32: the upper-case alphabet, in a length whole characters
+    /// of 5-bit groups can have, padded with `=` to whole 8-character blocks or not at all.
     private static func base32(_ fields: JSONFields, _ name: String) throws(JSONFieldProblem) -> String {
         let text = try fields.string(name)
         let bytes = Array(text.utf8)
         let body = bytes.prefix { $0 != UInt8(ascii: "=") }
         let padding = bytes.count - body.count
-        let validBody = !body.isEmpty && body.allSatisfy { (0x41...0x5A).contains($0) || (0x32...0x37).contains($0) }
-        // Base32 blocks are 8 characters; padding, when used, fills the last block and can only
-        // be 1, 3, 4 or 6 characters long.
-        let validPadding = padding == 0 || ([1, 3, 4, 6].contains(padding) && bytes.count % 8 == 0)
-        guard validBody, validPadding, bytes[body.count...].allSatisfy({ $0 == UInt8(ascii: "=") }) else {
+        // A final block holds 1 to 5 bytes: 2, 4, 5, 7 or 8 characters, padded by 6, 4, 3, 1 or 0.
+        let paddingForRemainder: [Int: Int] = [0: 0, 2: 6, 4: 4, 5: 3, 7: 1]
+        guard !body.isEmpty, body.allSatisfy({ (0x41...0x5A).contains($0) || (0x32...0x37).contains($0) }),
+            let expectedPadding = paddingForRemainder[body.count % 8], padding == 0 || padding == expectedPadding,
+            bytes[body.count...].allSatisfy({ $0 == UInt8(ascii: "=") })
+        else {
             throw .invalidValue(fields.memberPath(name))
         }
         return text
