@@ -7,7 +7,9 @@ import SessionKitJOSE
 /// ```swift
 /// let data = SimulatedCXFDocument.sample().jsonBytes()
 /// ```
-public struct SimulatedCXFDocument: Sendable, Hashable {
+///
+/// Printing one shows the version and the items' titles and credential kinds, never a value.
+public struct SimulatedCXFDocument: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// One credential of an item.
     public enum Credential: Sendable, Hashable {
         /// `basic-auth`; the item's scope lists `urls` and Android `apps`.
@@ -67,6 +69,30 @@ public struct SimulatedCXFDocument: Sendable, Hashable {
                 Item(title: "Recovery codes", credentials: [.note("simulated-recovery-code-4242")]),
                 Item(title: "Example card", credentials: [.other(type: "credit-card")]),
             ])
+    }
+
+    /// Version, titles and credential kinds.
+    public var description: String {
+        let items = items.map { item in "\(item.title): \(item.credentials.map(Self.kind).joined(separator: ", "))" }
+        return "SimulatedCXFDocument(\(version); \(items.joined(separator: "; ")))"
+    }
+
+    /// Version, titles and credential kinds.
+    public var debugDescription: String { description }
+
+    /// Version and item count only.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["version": version, "itemCount": items.count], displayStyle: .struct)
+    }
+
+    private static func kind(_ credential: Credential) -> String {
+        switch credential {
+        case .login: "basic-auth"
+        case .passkey: "passkey"
+        case .totp: "totp"
+        case .note: "note"
+        case .other(let type): type
+        }
     }
 
     /// The document as UTF-8 JSON.

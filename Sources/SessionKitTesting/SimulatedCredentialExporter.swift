@@ -18,8 +18,8 @@ import SessionKitHandoffs
 /// let document = try await coordinator.handle(exporter.activity(for: token))
 /// ```
 public final class SimulatedCredentialExporter: CredentialImporter {
-    /// What happens when the app imports with one token.
-    public indirect enum Behaviour: Sendable, Hashable {
+    /// What happens when the app imports with one token. Printing one shows sizes, not data.
+    public indirect enum Behaviour: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// The exporter hands over `bytes` (CXF JSON, in whatever version they say).
         case serve([UInt8])
         /// The import fails with `reason`.
@@ -28,6 +28,13 @@ public final class SimulatedCredentialExporter: CredentialImporter {
         case hang
         /// `behaviour`, after `delay` of simulated time.
         case after(Duration, Behaviour)
+
+        /// A summary with sizes only.
+        public var description: String { SimulatedCredentialExporter.summary(self) }
+        /// A summary with sizes only.
+        public var debugDescription: String { description }
+        /// Hides the data from `dump` and debuggers.
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
     }
 
     /// The activity type and token key the simulated system uses.
@@ -126,7 +133,7 @@ public final class SimulatedCredentialExporter: CredentialImporter {
         }
     }
 
-    private static func summary(_ behaviour: Behaviour) -> String {
+    fileprivate static func summary(_ behaviour: Behaviour) -> String {
         switch behaviour {
         case .serve(let bytes): "serve \(bytes.count) bytes"
         case .fail(let reason): "fail: \(reason)"

@@ -1,7 +1,11 @@
 import SessionKitHandoffs
 
 /// One scripted answer of a ``SimulatedOnePassword`` to one access request.
-public indirect enum SimulatedOnePasswordAnswer: Sendable, Hashable {
+///
+/// Printing an answer shows its kind and entry count, never the references it grants.
+public indirect enum SimulatedOnePasswordAnswer: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// Grants `entries` (state `resolved`), writing each reference in `shape`.
     case grant([SimulatedOnePasswordEntry], shape: SimulatedOnePasswordReferenceShape = .object)
     /// Answers with a grant in `state` and no entries (`pending`, `denied`, `failed`, `expired`).
@@ -24,6 +28,13 @@ public indirect enum SimulatedOnePasswordAnswer: Sendable, Hashable {
     /// `answer`, after `delay` of simulated time.
     case after(Duration, SimulatedOnePasswordAnswer)
 
+    /// A summary without references.
+    public var description: String { summary }
+    /// A summary without references.
+    public var debugDescription: String { summary }
+    /// Hides the references from `dump` and debuggers.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
+
     var summary: String {
         switch self {
         case .grant(let entries, let shape): "grant (\(entries.count) entries, \(shape) references)"
@@ -40,8 +51,8 @@ public indirect enum SimulatedOnePasswordAnswer: Sendable, Hashable {
     }
 }
 
-/// One login a ``SimulatedOnePassword`` grants.
-public struct SimulatedOnePasswordEntry: Sendable, Hashable {
+/// One login a ``SimulatedOnePassword`` grants. Printing it shows the entry id, never the reference.
+public struct SimulatedOnePasswordEntry: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The requested entry's id, or `nil` for a login the person added beyond the request.
     public var entryID: String?
     /// The credential reference string to return.
@@ -52,6 +63,13 @@ public struct SimulatedOnePasswordEntry: Sendable, Hashable {
         self.entryID = entryID
         self.reference = reference
     }
+
+    /// The entry id only.
+    public var description: String { "SimulatedOnePasswordEntry(entryID: \(entryID ?? "nil"), reference: <redacted>)" }
+    /// The entry id only.
+    public var debugDescription: String { description }
+    /// The entry id only.
+    public var customMirror: Mirror { Mirror(self, children: ["entryID": entryID as Any], displayStyle: .struct) }
 
     /// A login the person added beyond the request (no `entryId`).
     public static func extra(_ reference: String) -> SimulatedOnePasswordEntry {

@@ -5,13 +5,30 @@ import Foundation
 /// the intake is decided (and tested) on every platform.
 public struct CredentialImportActivity: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// A `userInfo` value, as far as the intake distinguishes them.
-    public enum Value: Sendable, Hashable {
+    ///
+    /// A value may be the import token, so printing one shows only its kind.
+    public enum Value: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// A `UUID` object.
         case uuid(UUID)
         /// A string.
         case string(String)
         /// Anything else (a number, a date, a collection).
         case other
+
+        /// The kind only, such as `uuid(<redacted>)`.
+        public var description: String {
+            switch self {
+            case .uuid: "uuid(<redacted>)"
+            case .string: "string(<redacted>)"
+            case .other: "other"
+            }
+        }
+
+        /// The kind only.
+        public var debugDescription: String { description }
+
+        /// Hides the value from `dump` and debuggers.
+        public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
     }
 
     /// The activity's type.
