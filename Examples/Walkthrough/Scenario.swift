@@ -11,7 +11,7 @@ struct Scenario: Sendable {
     static let all: [Scenario] = [
         happyPath, concurrentRefresh, tamperedRefresh, outageSignOut, accountDeletion, deletionRefused, keyRotation, handoffTimeout,
         restoreAfterRelaunch,
-    ]
+    ] + handoffs
 
     static let happyPath = Scenario(name: "happy-path", summary: "sign in → active → refresh → sign out") { env, say in
         env.presenter.enqueue(.approve(subject: "alice"))

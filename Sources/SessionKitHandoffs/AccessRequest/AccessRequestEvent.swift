@@ -22,7 +22,7 @@ public enum AccessRequestEvent: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .presented: "presented"
-        case .granted(let entries): "granted (\(entries) entries)"
+        case .granted(let entries): "granted (\(entries) \(entries == 1 ? "entry" : "entries"))"
         case .notGranted(let state): "not granted: \(state)"
         case .declined: "declined"
         case .failed(let failure): "failed: \(failure)"

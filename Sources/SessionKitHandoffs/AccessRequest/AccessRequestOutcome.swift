@@ -67,7 +67,7 @@ public enum AccessRequestOutcome: Sendable, Hashable, CustomStringConvertible {
     /// A one-line summary without references.
     public var description: String {
         switch self {
-        case .granted(let grant): "granted (\(grant.resolved.count) entries)"
+        case .granted(let grant): "granted (\(grant.resolved.count) \(grant.resolved.count == 1 ? "entry" : "entries"))"
         case .notGranted(let grant): "not granted: \(grant.state)"
         case .declined: "declined"
         case .failed(let failure): "failed: \(failure)"

@@ -33,7 +33,7 @@ import Testing
         var machine = Machine(timeout: nil)
         #expect(lines(machine.start(Self.request, attempt: 1, waiter: 10)) == ["emit(presented)", "present(1)"])
         #expect(machine.isPresenting)
-        #expect(lines(machine.presenterCompleted(Self.granted, attempt: 1)) == ["emit(granted (1 entries))", "resume(10, granted (1 entries))"])
+        #expect(lines(machine.presenterCompleted(Self.granted, attempt: 1)) == ["emit(granted (1 entry))", "resume(10, granted (1 entry))"])
         #expect(!machine.isPresenting)
     }
 
