@@ -44,9 +44,20 @@ import Testing
         "", "not-a-uuid", "6F1A2B3C12344ABC8DEF0123456789AB", "{6F1A2B3C-1234-4ABC-8DEF-0123456789AB}",
         " 6F1A2B3C-1234-4ABC-8DEF-0123456789AB", "6F1A2B3C-1234-4ABC-8DEF-0123456789AG", "6F1A2B3C-1234-4ABC-8DEF-0123456789ABC",
         "6F1A2B3C-1234-4ABC-8DEF_0123456789AB",
+        // Forms Foundation's parser on Linux accepts, each as a different UUID (found by fuzzing).
+        "-F1A2B3C-1234-4ABC-8DEF-0123456789AB", "+F1A2B3C-1234-4ABC-8DEF-0123456789AB", " F1A2B3C-1234-4ABC-8DEF-0123456789AB",
+        "0x1A2B3C-1234-4ABC-8DEF-0123456789AB",
     ])
     func rejectsAMalformedToken(_ text: String) {
         #expect(throws: CredentialImportIntakeError.malformedToken) { try intake.token(from: activity(["importToken": .string(text)])) }
+    }
+
+    @Test func parsedTextIsTheSameUUIDFoundationPrints() throws {
+        for text in [Fixtures.tokenText, "00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"] {
+            let token = try #require(CredentialImportToken(uuidString: text))
+            #expect(token.uuid.uuidString == text.uppercased())
+            #expect(token.uuid == UUID(uuidString: text))
+        }
     }
 
     @Test func rejectsATokenOfAnotherKind() {
