@@ -6,10 +6,6 @@ import SessionKitTesting
 /// The other two app-to-app handoffs: 1Password access requests and credential-exchange import,
 /// against the test kit's simulated 1Password and exporter, in the same simulated time.
 extension Scenario {
-    static let handoffs: [Scenario] = [
-        accessGranted, accessDeclined, accessRetryLater, accessClosed, credentialImport, importVersion,
-    ]
-
     /// A reference as the app's server would hand it out; never printed.
     private static let reference = AccessRequestReference("walkthrough-access-request-reference")
 
@@ -22,7 +18,9 @@ extension Scenario {
         return (handoff, onePassword)
     }
 
-    static let accessGranted = Scenario(name: "access-granted", summary: "1Password grants: entries matched by entryId, plus an extra login") {
+    static let accessGranted = Scenario(
+        name: "access-granted", summary: "1Password grants: entries matched by entryId, plus an extra login"
+    ) {
         env, say in
         let (handoff, _) = await accessHandoff(
             env, say,
@@ -58,7 +56,8 @@ extension Scenario {
         say.note("1Password was shown \(onePassword.log.count) request", at: env.clock.wallClockNow())
     }
 
-    static let accessRetryLater = Scenario(name: "access-retry-later", summary: "internal error, presented again unchanged later, granted") {
+    static let accessRetryLater = Scenario(name: "access-retry-later", summary: "internal error, presented again unchanged later, granted")
+    {
         env, say in
         let (handoff, onePassword) = await accessHandoff(
             env, say, .fail(.internalError), .grant([.init(entryID: "github", reference: "walkthrough-credential-github")]))
@@ -92,7 +91,8 @@ extension Scenario {
         return coordinator
     }
 
-    static let credentialImport = Scenario(name: "credential-import", summary: "import once; the same token refused, also after a relaunch") {
+    static let credentialImport = Scenario(name: "credential-import", summary: "import once; the same token refused, also after a relaunch")
+    {
         env, say in
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("walkthrough-import-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -118,12 +118,14 @@ extension Scenario {
         say.note("the exporter was asked \(exporter.log.count) time", at: env.clock.wallClockNow())
     }
 
-    static let importVersion = Scenario(name: "import-version", summary: "credential data in a version the app does not declare") { env, say in
+    static let importVersion = Scenario(name: "import-version", summary: "credential data in a version the app does not declare") {
+        env, say in
         let exporter = SimulatedCredentialExporter(clock: env.clock)
         let version = CXFVersion(major: 2, minor: 0)
         let token = exporter.offer(.serve(SimulatedCXFDocument.sample(version: version).jsonBytes()))
         let coordinator = await importCoordinator(env, say, exporter: exporter, ledger: InMemoryImportTokenLedger())
-        say.note("the app declares format versions \(coordinator.supportedVersions.map(\.description)); the exporter writes \(version)",
+        say.note(
+            "the app declares format versions \(coordinator.supportedVersions.map(\.description)); the exporter writes \(version)",
             at: env.clock.wallClockNow())
         if case .failure(let error) = await Result(catching: { try await coordinator.handle(exporter.activity(for: token)) }) {
             say.note("handle() threw: \(error)", at: env.clock.wallClockNow())

@@ -10,8 +10,8 @@ struct Scenario: Sendable {
 
     static let all: [Scenario] = [
         happyPath, concurrentRefresh, tamperedRefresh, outageSignOut, accountDeletion, deletionRefused, keyRotation, handoffTimeout,
-        restoreAfterRelaunch,
-    ] + handoffs
+        restoreAfterRelaunch, accessGranted, accessDeclined, accessRetryLater, accessClosed, credentialImport, importVersion,
+    ]
 
     static let happyPath = Scenario(name: "happy-path", summary: "sign in → active → refresh → sign out") { env, say in
         env.presenter.enqueue(.approve(subject: "alice"))

@@ -45,7 +45,10 @@ enum HandoffFuzzTarget: String, CaseIterable {
     static func fuzzGrant(_ bytes: [UInt8]) {
         let completion = AccessRequestCompletion(
             completed: true,
-            returnedItems: [AccessRequestReturnedItem(attachments: [AccessRequestAttachment(typeIdentifiers: [AccessGrant.typeIdentifier], data: bytes)])])
+            returnedItems: [
+                AccessRequestReturnedItem(attachments: [AccessRequestAttachment(typeIdentifiers: [AccessGrant.typeIdentifier], data: bytes)]
+                )
+            ])
         let outcome = AccessRequestOutcome(completion)
         guard let grant = try? AccessGrant.decode(bytes) else {
             if case .failed(.unreadableGrant) = outcome { return }
@@ -98,7 +101,8 @@ enum HandoffFuzzTarget: String, CaseIterable {
         while index + 1 < fields.count {
             let value = fields[index + 1]
             switch value.first {
-            case "u": userInfo[fields[index]] = UUID(uuidString: String(value.dropFirst())).map(CredentialImportActivity.Value.uuid) ?? .other
+            case "u":
+                userInfo[fields[index]] = UUID(uuidString: String(value.dropFirst())).map(CredentialImportActivity.Value.uuid) ?? .other
             case "s": userInfo[fields[index]] = .string(String(value.dropFirst()))
             default: userInfo[fields[index]] = .other
             }

@@ -109,7 +109,8 @@ public final class SimulatedCredentialExporter: CredentialImporter {
             return (offer.number, offer.behaviour)
         }
         guard let behaviour else {
-            throw .failed(number == nil ? "SimulatedCredentialExporter: unknown token" : "SimulatedCredentialExporter: token already consumed")
+            throw .failed(
+                number == nil ? "SimulatedCredentialExporter: unknown token" : "SimulatedCredentialExporter: token already consumed")
         }
         return try await play(behaviour)
     }

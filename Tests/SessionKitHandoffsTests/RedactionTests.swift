@@ -15,7 +15,8 @@ import Testing
 
     private static let grantBytes = Fixtures.grant(
         resolved: "[{\"entryId\":\"a\",\"reference\":{\"reference\":\"\(Fixtures.credentialReferences[0])\"}},"
-            + "{\"reference\":\"\(Fixtures.credentialReferences[1])\"},{\"entryId\":\"c\",\"reference\":\"\(Fixtures.credentialReferences[2])\"}]")
+            + "{\"reference\":\"\(Fixtures.credentialReferences[1])\"},{\"entryId\":\"c\",\"reference\":\"\(Fixtures.credentialReferences[2])\"}]"
+    )
 
     @Test func accessRequestTypes() throws {
         let reference = AccessRequestReference(Fixtures.reference)
@@ -36,7 +37,8 @@ import Testing
             ("AccessRequestOutcome.notGranted", AccessRequestOutcome.notGranted(grant)),
             ("AccessRequestFailure", AccessRequestFailure.unreadableGrant(.duplicateEntryID)),
             ("AccessRequestRetryPolicy", AccessRequestRetryPolicy.presentAgainLater),
-            ("AccessRequestEvent", AccessRequestEvent.granted(entries: 3)), ("AccessRequestCancellation", AccessRequestCancellation.timedOut),
+            ("AccessRequestEvent", AccessRequestEvent.granted(entries: 3)),
+            ("AccessRequestCancellation", AccessRequestCancellation.timedOut),
             ("AccessRequestError", AccessRequestError.presentationFailed("no window")),
             ("AccessRequestPresentationError", AccessRequestPresentationError.unavailable("no window")),
             ("AccessGrantDecodingError", AccessGrantDecodingError.invalidValue("resolved[0].reference")),
@@ -51,11 +53,13 @@ import Testing
             item: #","scope":{"urls":["https://example.com"],"androidApps":[{"bundleId":"com.example"}]}"#)
         let document = try CXFDocument.decode(bytes)
         let item = document.accounts[0].items[0]
-        let activity = CredentialImportActivity(activityType: "a", userInfo: ["t": .string(Fixtures.tokenText), "u": .uuid(Fixtures.token.uuid)])
+        let activity = CredentialImportActivity(
+            activityType: "a", userInfo: ["t": .string(Fixtures.tokenText), "u": .uuid(Fixtures.token.uuid)])
         var values: [(String, Any)] = [
             ("CredentialImportToken", Fixtures.token), ("CredentialImportActivity", activity),
             ("CredentialImportActivity.Value", CredentialImportActivity.Value.uuid(Fixtures.token.uuid)),
-            ("CredentialImportIntake", SimulatedCredentialExporter.intake), ("CredentialImportIntakeError", CredentialImportIntakeError.malformedToken),
+            ("CredentialImportIntake", SimulatedCredentialExporter.intake),
+            ("CredentialImportIntakeError", CredentialImportIntakeError.malformedToken),
             ("CredentialExchangePayload", CredentialExchangePayload(bytes)),
             ("CredentialImporterError", CredentialImporterError.failed("NSCocoaErrorDomain 4")), ("CXFDocument", document),
             ("CXFAccount", document.accounts[0]), ("CXFItem", item), ("CXFCredentialScope", item.scope as Any),
@@ -63,7 +67,14 @@ import Testing
             ("CXFDecodingError", CXFDecodingError.invalidValue("accounts[0].items[0].credentials[0].key")),
             ("CredentialImportError", CredentialImportError.unsupportedVersion(found: .v1, supported: [.v1])),
             ("CredentialImportEvent", CredentialImportEvent.imported(document.summary)),
-            ("ImportTokenLedgerRecord", { var record = ImportTokenLedgerRecord(); _ = record.insert(Fixtures.token.ledgerDigest, capacity: 3); return record }()),
+            (
+                "ImportTokenLedgerRecord",
+                {
+                    var record = ImportTokenLedgerRecord()
+                    _ = record.insert(Fixtures.token.ledgerDigest, capacity: 3)
+                    return record
+                }()
+            ),
         ]
         for credential in item.credentials {
             values.append(("CXFCredential.\(credential.type)", credential))
@@ -106,7 +117,8 @@ import Testing
         let hanging = exporter.offer(.hang)
         let served = exporter.offer(.serve(data))
         let ledger = InMemoryImportTokenLedger()
-        let coordinator = CredentialImportCoordinator(importer: exporter, ledger: ledger, intake: SimulatedCredentialExporter.intake, clock: clock)
+        let coordinator = CredentialImportCoordinator(
+            importer: exporter, ledger: ledger, intake: SimulatedCredentialExporter.intake, clock: clock)
         let importing = Task { try await coordinator.importCredentials(with: hanging) }
         await exporter.waitForHangingImports()
         expectNoLeak(coordinator, "CredentialImportCoordinator while importing")
@@ -118,7 +130,9 @@ import Testing
         expectNoLeak(try await coordinator.importCredentials(with: served), "an imported document")
         expectNoLeak(exporter.log, "SimulatedCredentialExporter.log")
         expectNoLeak(SimulatedCredentialExporter.Behaviour.serve(data), "SimulatedCredentialExporter.Behaviour")
-        let sample = SimulatedCXFDocument(items: [.init(title: "t", credentials: [.login(username: "u", password: Fixtures.password, urls: [], apps: [])])])
+        let sample = SimulatedCXFDocument(items: [
+            .init(title: "t", credentials: [.login(username: "u", password: Fixtures.password, urls: [], apps: [])])
+        ])
         expectNoLeak(sample, "SimulatedCXFDocument")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("redaction-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func ignoresUnknownMembersAndTreatsMissingOrNullOptionalsAsAbsent() throws {
-        let json = #"{"path":"p","state":"pending","future":{"nested":[1,2]},"#
+        let json =
+            #"{"path":"p","state":"pending","future":{"nested":[1,2]},"#
             + #""resolved":[{"entryId":null,"reference":{"reference":"r","kind":"login"},"extra":true}]}"#
         let grant = try AccessGrant.decode(Array(json.utf8))
         #expect(grant.resolved == [AccessGrant.Entry(entryID: nil, reference: CredentialReference("r"))])
@@ -77,7 +78,8 @@ import Testing
     }
 
     @Test func errorsNameThePathNeverTheValue() {
-        let json = #"{"path":"p","state":"resolved","resolved":[{"entryId":"a","reference":"SECRET-r"},{"entryId":"a","reference":"SECRET-s"}]}"#
+        let json =
+            #"{"path":"p","state":"resolved","resolved":[{"entryId":"a","reference":"SECRET-r"},{"entryId":"a","reference":"SECRET-s"}]}"#
         do {
             _ = try AccessGrant.decode(Array(json.utf8))
             Issue.record("accepted a duplicate entryId")

@@ -41,7 +41,8 @@ import Testing
 
     @Test func matchingADecodedGrantUsesItsEntryIDs() throws {
         let decoded = try AccessGrant.decode(
-            Fixtures.grant(resolved: #"[{"reference":"extra"},{"entryId":"two","reference":"r2"},{"entryId":"one","reference":{"reference":"r1"}}]"#))
+            Fixtures.grant(
+                resolved: #"[{"reference":"extra"},{"entryId":"two","reference":"r2"},{"entryId":"one","reference":{"reference":"r1"}}]"#))
         let match = decoded.match(requestedEntryIDs: ["one", "two"])
         #expect(match["one"]?.secret.value == "r1")
         #expect(match["two"]?.secret.value == "r2")

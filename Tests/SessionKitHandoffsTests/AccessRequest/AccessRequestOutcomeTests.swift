@@ -55,7 +55,8 @@ import Testing
     }
 
     @Test func anUnknownErrorIsAFailureThatIsNotRetried() {
-        let outcome = AccessRequestOutcome(AccessRequestCompletion(completed: true, error: AccessRequestReportedError(domain: "X", number: 99)))
+        let outcome = AccessRequestOutcome(
+            AccessRequestCompletion(completed: true, error: AccessRequestReportedError(domain: "X", number: 99)))
         #expect(outcome == .failed(.unrecognized(domain: "X", number: 99)))
         #expect(outcome.retryPolicy == .doNotRetry)
     }

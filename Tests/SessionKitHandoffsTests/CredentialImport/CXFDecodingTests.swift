@@ -70,7 +70,8 @@ import Testing
             try decode(Fixtures.totp) == [
                 .totp(
                     CXFTOTPCredential(
-                        secret: Secret(Fixtures.totpSecret), period: 30, digits: 6, algorithm: .sha256, username: "jane", issuer: "Example"))
+                        secret: Secret(Fixtures.totpSecret), period: 30, digits: 6, algorithm: .sha256, username: "jane", issuer: "Example")
+                )
             ])
     }
 
@@ -79,7 +80,8 @@ import Testing
     }
 
     @Test func keepsUnknownTypesOpaqueAndTheRestOfTheImport() throws {
-        let credentials = try decode([Fixtures.creditCard, Fixtures.basicAuth, #"{"type":"x-future","anything":[1,{"a":null}]}"#].joined(separator: ","))
+        let credentials = try decode(
+            [Fixtures.creditCard, Fixtures.basicAuth, #"{"type":"x-future","anything":[1,{"a":null}]}"#].joined(separator: ","))
         #expect(credentials.map(\.type) == ["credit-card", "basic-auth", "x-future"])
         guard case .opaque(let card) = credentials[0] else {
             Issue.record("credit card not opaque")
@@ -122,7 +124,8 @@ import Testing
 
     @Test func acceptsTheVersionsTheAppDeclares() throws {
         let document = try CXFDocument.decode(
-            Fixtures.cxf(credentials: Fixtures.note, version: #"{"major":1,"minor":1}"#), supportedVersions: [.v1, CXFVersion(major: 1, minor: 1)])
+            Fixtures.cxf(credentials: Fixtures.note, version: #"{"major":1,"minor":1}"#),
+            supportedVersions: [.v1, CXFVersion(major: 1, minor: 1)])
         #expect(document.version == CXFVersion(major: 1, minor: 1))
     }
 
@@ -139,22 +142,58 @@ import Testing
     // MARK: Strictness
 
     @Test(arguments: [
-        (#"{"type":"basic-auth","password":{"fieldType":"string","value":"x"}}"#, CXFDecodingError.invalidValue("accounts[0].items[0].credentials[0].password.fieldType")),
+        (
+            #"{"type":"basic-auth","password":{"fieldType":"string","value":"x"}}"#,
+            CXFDecodingError.invalidValue("accounts[0].items[0].credentials[0].password.fieldType")
+        ),
         (#"{"type":"basic-auth","password":{"value":"x"}}"#, .missingField("accounts[0].items[0].credentials[0].password.fieldType")),
-        (#"{"type":"basic-auth","password":{"fieldType":"concealed-string","value":7}}"#, .wrongType("accounts[0].items[0].credentials[0].password.value")),
-        (#"{"type":"basic-auth","username":{"fieldType":"string","value":"j","id":"not base64!"}}"#, .invalidValue("accounts[0].items[0].credentials[0].username.id")),
+        (
+            #"{"type":"basic-auth","password":{"fieldType":"concealed-string","value":7}}"#,
+            .wrongType("accounts[0].items[0].credentials[0].password.value")
+        ),
+        (
+            #"{"type":"basic-auth","username":{"fieldType":"string","value":"j","id":"not base64!"}}"#,
+            .invalidValue("accounts[0].items[0].credentials[0].username.id")
+        ),
         (#"{"type":"basic-auth","username":"jane"}"#, .wrongType("accounts[0].items[0].credentials[0].username")),
-        (#"{"type":"passkey","credentialId":"Y3JlZA","rpId":"example.com","username":"j","userDisplayName":"J","userHandle":"dQ"}"#, .missingField("accounts[0].items[0].credentials[0].key")),
-        (#"{"type":"passkey","credentialId":"Y3JlZA==","rpId":"e","username":"j","userDisplayName":"J","userHandle":"dQ","key":"a2V5"}"#, .invalidValue("accounts[0].items[0].credentials[0].credentialId")),
-        (#"{"type":"passkey","credentialId":"Y3JlZA","rpId":"","username":"j","userDisplayName":"J","userHandle":"dQ","key":"a2V5"}"#, .invalidValue("accounts[0].items[0].credentials[0].rpId")),
-        (#"{"type":"totp","secret":"jbswy3dp","period":30,"digits":6,"algorithm":"sha1"}"#, .invalidValue("accounts[0].items[0].credentials[0].secret")),
-        (#"{"type":"totp","secret":"JBSWY3DPE","period":30,"digits":6,"algorithm":"sha1"}"#, .invalidValue("accounts[0].items[0].credentials[0].secret")),
-        (#"{"type":"totp","secret":"JBSWY3DP","period":0,"digits":6,"algorithm":"sha1"}"#, .invalidValue("accounts[0].items[0].credentials[0].period")),
-        (#"{"type":"totp","secret":"JBSWY3DP","period":30.5,"digits":6,"algorithm":"sha1"}"#, .invalidValue("accounts[0].items[0].credentials[0].period")),
-        (#"{"type":"totp","secret":"JBSWY3DP","period":30,"digits":"6","algorithm":"sha1"}"#, .wrongType("accounts[0].items[0].credentials[0].digits")),
+        (
+            #"{"type":"passkey","credentialId":"Y3JlZA","rpId":"example.com","username":"j","userDisplayName":"J","userHandle":"dQ"}"#,
+            .missingField("accounts[0].items[0].credentials[0].key")
+        ),
+        (
+            #"{"type":"passkey","credentialId":"Y3JlZA==","rpId":"e","username":"j","userDisplayName":"J","userHandle":"dQ","key":"a2V5"}"#,
+            .invalidValue("accounts[0].items[0].credentials[0].credentialId")
+        ),
+        (
+            #"{"type":"passkey","credentialId":"Y3JlZA","rpId":"","username":"j","userDisplayName":"J","userHandle":"dQ","key":"a2V5"}"#,
+            .invalidValue("accounts[0].items[0].credentials[0].rpId")
+        ),
+        (
+            #"{"type":"totp","secret":"jbswy3dp","period":30,"digits":6,"algorithm":"sha1"}"#,
+            .invalidValue("accounts[0].items[0].credentials[0].secret")
+        ),
+        (
+            #"{"type":"totp","secret":"JBSWY3DPE","period":30,"digits":6,"algorithm":"sha1"}"#,
+            .invalidValue("accounts[0].items[0].credentials[0].secret")
+        ),
+        (
+            #"{"type":"totp","secret":"JBSWY3DP","period":0,"digits":6,"algorithm":"sha1"}"#,
+            .invalidValue("accounts[0].items[0].credentials[0].period")
+        ),
+        (
+            #"{"type":"totp","secret":"JBSWY3DP","period":30.5,"digits":6,"algorithm":"sha1"}"#,
+            .invalidValue("accounts[0].items[0].credentials[0].period")
+        ),
+        (
+            #"{"type":"totp","secret":"JBSWY3DP","period":30,"digits":"6","algorithm":"sha1"}"#,
+            .wrongType("accounts[0].items[0].credentials[0].digits")
+        ),
         (#"{"type":"totp","secret":"JBSWY3DP","period":30,"digits":6}"#, .missingField("accounts[0].items[0].credentials[0].algorithm")),
         (#"{"type":"note"}"#, .missingField("accounts[0].items[0].credentials[0].content")),
-        (#"{"type":"note","content":{"fieldType":"concealed-string","value":"x"}}"#, .invalidValue("accounts[0].items[0].credentials[0].content.fieldType")),
+        (
+            #"{"type":"note","content":{"fieldType":"concealed-string","value":"x"}}"#,
+            .invalidValue("accounts[0].items[0].credentials[0].content.fieldType")
+        ),
         (#"{"kind":"note"}"#, .missingField("accounts[0].items[0].credentials[0].type")),
         (#"{"type":""}"#, .invalidValue("accounts[0].items[0].credentials[0].type")),
         (#""note""#, .wrongType("accounts[0].items[0].credentials[0]")),
@@ -179,12 +218,30 @@ import Testing
         (#"{"version":{"major":1}}"#, .missingField("version.minor")),
         (#"{"version":{"major":1.5,"minor":0}}"#, .invalidValue("version.major")),
         (#"{"version":{"major":-1,"minor":0}}"#, .invalidValue("version.major")),
-        (#"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":-5,"accounts":[]}"#, .invalidValue("timestamp")),
-        (#"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":1e300,"accounts":[]}"#, .invalidValue("timestamp")),
-        (#"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":1,"accounts":{}}"#, .wrongType("accounts")),
-        (#"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":1,"accounts":[{"id":"YQ","username":"u","email":"e"}]}"#, .missingField("accounts[0].items")),
-        (#"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":1,"accounts":[{"id":"","username":"u","email":"e","items":[]}]}"#, .invalidValue("accounts[0].id")),
-        (#"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":1,"accounts":[{"id":"YQ","username":"u","email":"e","items":[{"id":"YQ","title":"t"}]}]}"#, .missingField("accounts[0].items[0].credentials")),
+        (
+            #"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":-5,"accounts":[]}"#,
+            .invalidValue("timestamp")
+        ),
+        (
+            #"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":1e300,"accounts":[]}"#,
+            .invalidValue("timestamp")
+        ),
+        (
+            #"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":1,"accounts":{}}"#,
+            .wrongType("accounts")
+        ),
+        (
+            #"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":1,"accounts":[{"id":"YQ","username":"u","email":"e"}]}"#,
+            .missingField("accounts[0].items")
+        ),
+        (
+            #"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":1,"accounts":[{"id":"","username":"u","email":"e","items":[]}]}"#,
+            .invalidValue("accounts[0].id")
+        ),
+        (
+            #"{"version":{"major":1,"minor":0},"exporterRpId":"e","exporterDisplayName":"E","timestamp":1,"accounts":[{"id":"YQ","username":"u","email":"e","items":[{"id":"YQ","title":"t"}]}]}"#,
+            .missingField("accounts[0].items[0].credentials")
+        ),
         ("[]", .notAnObject),
         ("{", .invalidJSON),
         (#"{"version":{"major":1,"minor":0},"version":{"major":1,"minor":0}}"#, .invalidJSON),

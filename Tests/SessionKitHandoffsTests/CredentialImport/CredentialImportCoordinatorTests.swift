@@ -153,9 +153,11 @@ import Testing
         }
         await #expect(throws: CredentialImportError.intake(.malformedToken)) {
             try await coordinator.handle(
-                CredentialImportActivity(activityType: SimulatedCredentialExporter.intake.activityType, userInfo: [
-                    SimulatedCredentialExporter.intake.tokenKey: .string("nope")
-                ]))
+                CredentialImportActivity(
+                    activityType: SimulatedCredentialExporter.intake.activityType,
+                    userInfo: [
+                        SimulatedCredentialExporter.intake.tokenKey: .string("nope")
+                    ]))
         }
         #expect(ledger.markCount == 0)
         #expect(recorder.recorded == [.failed(.intake(.wrongActivityType)), .failed(.intake(.malformedToken))])

@@ -36,18 +36,21 @@ import Testing
         var machine = Machine(timeout: .seconds(30))
         #expect(lines(machine.requested(Self.tokenA, caller: 1, waiter: 10)) == ["emit(import started)", "markUsed(A, 1)"])
         #expect(lines(machine.ledgerAnswered(.success(true), attempt: 1)) == ["startImport(A, 1)", "startTimer(1, 30s)"])
-        #expect(lines(machine.importFinished(.success(Self.document), attempt: 1)) == [
-            "cancelTimer(1)", "emit(imported 0 accounts, 0 items: 0 logins, 0 passkeys, 0 TOTP, 0 notes, 0 opaque)", "resume([10], document)",
-        ])
+        #expect(
+            lines(machine.importFinished(.success(Self.document), attempt: 1)) == [
+                "cancelTimer(1)", "emit(imported 0 accounts, 0 items: 0 logins, 0 passkeys, 0 TOTP, 0 notes, 0 opaque)",
+                "resume([10], document)",
+            ])
         #expect(machine.running == nil)
     }
 
     @Test func aTokenAlreadyInTheLedgerIsRefusedWithoutImporting() {
         var machine = Machine(timeout: nil)
         _ = machine.requested(Self.tokenA, caller: 1, waiter: 10)
-        #expect(lines(machine.ledgerAnswered(.success(false), attempt: 1)) == [
-            "emit(refused: the token was already used)", "resume([10], the import token was already used)",
-        ])
+        #expect(
+            lines(machine.ledgerAnswered(.success(false), attempt: 1)) == [
+                "emit(refused: the token was already used)", "resume([10], the import token was already used)",
+            ])
     }
 
     @Test func aLedgerFailureImportsNothing() {
@@ -65,9 +68,10 @@ import Testing
         #expect(lines(machine.requested(Self.tokenA, caller: 2, waiter: 20)) == ["emit(joined the import in progress)"])
         _ = machine.ledgerAnswered(.success(true), attempt: 1)
         #expect(lines(machine.requested(Self.tokenA, caller: 3, waiter: 30)) == ["emit(joined the import in progress)"])
-        #expect(lines(machine.importFinished(.failure(.timedOut), attempt: 1)) == [
-            "emit(failed: the import timed out)", "resume([10, 20, 30], the import timed out)",
-        ])
+        #expect(
+            lines(machine.importFinished(.failure(.timedOut), attempt: 1)) == [
+                "emit(failed: the import timed out)", "resume([10, 20, 30], the import timed out)",
+            ])
     }
 
     @Test func differentTokensRunOneAfterTheOther() {
@@ -77,21 +81,24 @@ import Testing
         #expect(lines(machine.requested(Self.tokenB, caller: 3, waiter: 30)) == ["emit(joined the import in progress)"])
         #expect(machine.queuedCount == 1)
         _ = machine.ledgerAnswered(.success(true), attempt: 1)
-        #expect(lines(machine.importFinished(.success(Self.document), attempt: 1)).suffix(3) == [
-            "resume([10], document)", "emit(import started)", "markUsed(B, 2)",
-        ])
-        #expect(lines(machine.ledgerAnswered(.success(false), attempt: 2)) == [
-            "emit(refused: the token was already used)", "resume([20, 30], the import token was already used)",
-        ])
+        #expect(
+            lines(machine.importFinished(.success(Self.document), attempt: 1)).suffix(3) == [
+                "resume([10], document)", "emit(import started)", "markUsed(B, 2)",
+            ])
+        #expect(
+            lines(machine.ledgerAnswered(.success(false), attempt: 2)) == [
+                "emit(refused: the token was already used)", "resume([20, 30], the import token was already used)",
+            ])
     }
 
     @Test func theTimeoutCancelsTheImport() {
         var machine = Machine(timeout: .seconds(30))
         _ = machine.requested(Self.tokenA, caller: 1, waiter: 10)
         _ = machine.ledgerAnswered(.success(true), attempt: 1)
-        #expect(lines(machine.timerFired(attempt: 1)) == [
-            "cancelImport(1)", "emit(failed: the import timed out)", "resume([10], the import timed out)",
-        ])
+        #expect(
+            lines(machine.timerFired(attempt: 1)) == [
+                "cancelImport(1)", "emit(failed: the import timed out)", "resume([10], the import timed out)",
+            ])
         // Late answers for the ended attempt are harmless races.
         #expect(lines(machine.importFinished(.success(Self.document), attempt: 1)).isEmpty)
         #expect(lines(machine.timerFired(attempt: 1)).isEmpty)
@@ -104,9 +111,10 @@ import Testing
         _ = machine.requested(Self.tokenA, caller: 2, waiter: 20)
         _ = machine.ledgerAnswered(.success(true), attempt: 1)
         #expect(lines(machine.callerCancelled(1)) == ["resume([10], the import was cancelled)"])
-        #expect(lines(machine.callerCancelled(2)) == [
-            "resume([20], the import was cancelled)", "cancelImport(1)", "cancelTimer(1)", "emit(abandoned: every caller cancelled)",
-        ])
+        #expect(
+            lines(machine.callerCancelled(2)) == [
+                "resume([20], the import was cancelled)", "cancelImport(1)", "cancelTimer(1)", "emit(abandoned: every caller cancelled)",
+            ])
         #expect(machine.running == nil)
         #expect(lines(machine.callerCancelled(2)).isEmpty)
     }
@@ -116,9 +124,10 @@ import Testing
         _ = machine.requested(Self.tokenA, caller: 1, waiter: 10)
         _ = machine.requested(Self.tokenB, caller: 2, waiter: 20)
         #expect(lines(machine.callerCancelled(1)) == ["resume([10], the import was cancelled)"])
-        #expect(lines(machine.ledgerAnswered(.success(true), attempt: 1)) == [
-            "emit(abandoned: every caller cancelled)", "emit(import started)", "markUsed(B, 2)",
-        ])
+        #expect(
+            lines(machine.ledgerAnswered(.success(true), attempt: 1)) == [
+                "emit(abandoned: every caller cancelled)", "emit(import started)", "markUsed(B, 2)",
+            ])
     }
 
     @Test func cancellingAQueuedCallerDropsItsEmptyJob() {

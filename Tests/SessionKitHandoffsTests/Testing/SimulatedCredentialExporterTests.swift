@@ -16,7 +16,10 @@ import Testing
         await #expect(throws: CredentialImporterError.failed("SimulatedCredentialExporter: unknown token")) {
             try await exporter.importCredentials(token: Fixtures.token)
         }
-        #expect(exporter.log.map(\.description) == ["token #1: serve 3 bytes", "token #1: token already consumed", "token unknown: unknown token"])
+        #expect(
+            exporter.log.map(\.description) == [
+                "token #1: serve 3 bytes", "token #1: token already consumed", "token unknown: unknown token",
+            ])
     }
 
     @Test func tokensAreDeterministicAndTheActivityCarriesThem() throws {
@@ -30,7 +33,9 @@ import Testing
 
     @Test func failsHangsAndAnswersLater() async throws {
         let exporter = SimulatedCredentialExporter(clock: clock)
-        await #expect(throws: CredentialImporterError.failed("gone")) { try await exporter.importCredentials(token: exporter.offer(.fail("gone"))) }
+        await #expect(throws: CredentialImporterError.failed("gone")) {
+            try await exporter.importCredentials(token: exporter.offer(.fail("gone")))
+        }
         let hanging = exporter.offer(.hang)
         let waiting = Task { try await exporter.importCredentials(token: hanging) }
         await exporter.waitForHangingImports()

@@ -36,7 +36,9 @@ import Testing
             #expect(completion.error?.domain == SimulatedOnePassword.errorDomain)
             #expect(completion.error?.number == SimulatedOnePassword.errorNumbers[code])
             #expect(completion.error?.code == code)
-            #expect(SimulatedOnePassword.errorTable.recognize(domain: SimulatedOnePassword.errorDomain, code: completion.error?.number ?? 0) == code)
+            #expect(
+                SimulatedOnePassword.errorTable.recognize(domain: SimulatedOnePassword.errorDomain, code: completion.error?.number ?? 0)
+                    == code)
         }
     }
 
