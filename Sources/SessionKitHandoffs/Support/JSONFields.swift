@@ -72,11 +72,9 @@ struct JSONFields {
     func optionalInteger(_ name: String, in range: ClosedRange<Int64>) throws(JSONFieldProblem) -> Int64? {
         guard let value = present(name) else { return nil }
         guard case .number(let number) = value else { throw .wrongType(memberPath(name)) }
-        // Compared as doubles first: converting an out-of-range double to Int64 would trap.
-        guard number == number.rounded(), number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
-            throw .invalidValue(memberPath(name))
-        }
-        return Int64(number)
+        // `exactly:` refuses fractions and anything outside Int64 instead of trapping.
+        guard let integer = Int64(exactly: number), range.contains(integer) else { throw .invalidValue(memberPath(name)) }
+        return integer
     }
 
     func fields(_ name: String) throws(JSONFieldProblem) -> JSONFields {
