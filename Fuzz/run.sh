@@ -4,9 +4,9 @@
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 20 seconds; every target)
 #
 # Targets: jws (compact-JWS parser), jwks (JWKS decoder), base64url (strict decoder),
-# json (tree parser vs scanning parser), idtoken (full ID-token validation), grant (1Password
-# access-grant decoder), intake (credential-import activity intake), cxf (Credential Exchange
-# Format decoder).
+# json (tree parser vs scanning parser), idtoken (full ID-token validation), userinfo (UserInfo
+# response decoder and its sub check), grant (1Password access-grant decoder), intake
+# (credential-import activity intake), cxf (Credential Exchange Format decoder).
 # Prints one line per target, "TARGET: executions=N crashes=N", and exits non-zero when any
 # target crashed or could not run. Crash inputs are kept in Fuzz/.build/crash-TARGET-*.
 #
@@ -20,7 +20,7 @@ set -euo pipefail
 seconds="${1:-20}"
 if [[ $# -gt 0 ]]; then shift; fi
 targets=("$@")
-if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken grant intake cxf); fi
+if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken userinfo grant intake cxf); fi
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
     echo "usage: Fuzz/run.sh [SECONDS] [TARGET...]" >&2
     exit 2

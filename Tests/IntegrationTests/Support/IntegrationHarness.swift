@@ -32,7 +32,7 @@ struct IntegrationHarness {
     }
 
     /// A new session over the same store, transport and clocks (a relaunch, when called again).
-    func makeSession() -> Session<TestClock> {
+    func makeSession() -> Session {
         let wallClock = self.wallClock
         return Session(
             configuration: configuration, transport: transport, store: store,
