@@ -61,17 +61,10 @@
                 }
                 self.continuation = continuation
                 let controller = UIActivityViewController(activityItems: [makeItem()], applicationActivities: nil)
-                let errorTable = errorTable
+                // UIKit calls the handler on the main thread; the grant is loaded from there too.
                 controller.completionWithItemsHandler = { [weak self] _, completed, returnedItems, error in
-                    let items = (returnedItems ?? []).compactMap { $0 as? NSExtensionItem }
-                    let reported = error.map { error in
-                        let bridged = error as NSError
-                        return errorTable.recognize(AccessRequestReportedError(domain: bridged.domain, number: bridged.code))
-                    }
-                    Task { @MainActor in
-                        let completion = AccessRequestCompletion(
-                            completed: completed, returnedItems: await Self.returnedItems(items), error: reported)
-                        self?.finish(.success(completion))
+                    MainActor.assumeIsolated {
+                        self?.closed(completed: completed, returnedItems: returnedItems, error: error)
                     }
                 }
                 if let popover = controller.popoverPresentationController {
@@ -81,6 +74,19 @@
                 }
                 self.controller = controller
                 presenting.present(controller, animated: true)
+            }
+        }
+
+        /// Turns the sheet's report into a completion; only grant attachments are loaded.
+        private func closed(completed: Bool, returnedItems: [Any]?, error: (any Error)?) {
+            let items = (returnedItems ?? []).compactMap { $0 as? NSExtensionItem }
+            let reported = error.map { error in
+                let bridged = error as NSError
+                return errorTable.recognize(AccessRequestReportedError(domain: bridged.domain, number: bridged.code))
+            }
+            Task {
+                let returned = await Self.returnedItems(items)
+                finish(.success(AccessRequestCompletion(completed: completed, returnedItems: returned, error: reported)))
             }
         }
 

@@ -44,7 +44,6 @@
                 guard let key = key as? String else { continue }
                 switch value {
                 case let uuid as UUID: userInfo[key] = .uuid(uuid)
-                case let uuid as NSUUID: userInfo[key] = .uuid(uuid as UUID)
                 case let text as String: userInfo[key] = .string(text)
                 default: userInfo[key] = .other
                 }
