@@ -151,7 +151,7 @@ struct TokenVerifier: Sendable {
             identity = SessionIdentity(claims: claims)
             idToken = token
         } else if requireIDTokenOnRefresh {
-            throw .rejected(.malformed)
+            throw .rejected(.missingIDToken)
         } else {
             identity = SessionIdentity(stored: previous)
             idToken = previous.idToken

@@ -221,9 +221,9 @@ import Testing
         }
     }
 
-    @Test func aRefreshWithoutIDTokenIsRejectedByDefault() async throws {
+    @Test func aRefreshWithoutIDTokenIsRejectedWithItsOwnCodeWhenRequired() async throws {
         let response = response(idToken: nil)
-        await expectRejection(.verificationFailed(.malformed)) { () async throws(SessionError) in
+        await expectRejection(.verificationFailed(.missingIDToken)) { () async throws(SessionError) in
             try await verifier().verifyRefreshAsSession(response, previous: previous(), now: now)
         }
         #expect(transport.requests.isEmpty)
