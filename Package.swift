@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "SessionKit", targets: ["SessionKit"]),
         .library(name: "SessionKitJOSE", targets: ["SessionKitJOSE"]),
+        .library(name: "SessionKitHandoffs", targets: ["SessionKitHandoffs"]),
         .library(name: "SessionKitTesting", targets: ["SessionKitTesting"]),
         .executable(name: "walkthrough", targets: ["Walkthrough"]),
         .executable(name: "idtoken", targets: ["idtoken"]),
@@ -38,15 +39,21 @@ let package = Package(
             dependencies: ["SessionKitJOSE", "CSessionKitSupport"],
             swiftSettings: strict
         ),
+        // The other app-to-app handoffs: 1Password access requests, credential-exchange import.
+        .target(
+            name: "SessionKitHandoffs",
+            dependencies: ["SessionKit", "SessionKitJOSE"],
+            swiftSettings: strict
+        ),
         // The test kit apps use for their own tests.
         .target(
             name: "SessionKitTesting",
-            dependencies: ["SessionKit", "SessionKitJOSE"],
+            dependencies: ["SessionKit", "SessionKitJOSE", "SessionKitHandoffs"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "Walkthrough",
-            dependencies: ["SessionKit", "SessionKitTesting"],
+            dependencies: ["SessionKit", "SessionKitHandoffs", "SessionKitTesting"],
             path: "Examples/Walkthrough",
             swiftSettings: strict
         ),
@@ -104,6 +111,11 @@ let package = Package(
         .testTarget(
             name: "SessionKitTests",
             dependencies: ["SessionKit", "SessionKitTesting", "SessionKitJOSE", "SessionKitStoreTool", "SessionKitCrashTool"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SessionKitHandoffsTests",
+            dependencies: ["SessionKitHandoffs", "SessionKitTesting", "SessionKit", "SessionKitJOSE"],
             swiftSettings: strict
         ),
         // Real HTTP against local OpenID providers (Scripts/providers); skipped unless they run.

@@ -10,7 +10,7 @@ struct Scenario: Sendable {
 
     static let all: [Scenario] = [
         happyPath, concurrentRefresh, tamperedRefresh, outageSignOut, accountDeletion, deletionRefused, keyRotation, handoffTimeout,
-        restoreAfterRelaunch,
+        restoreAfterRelaunch, accessGranted, accessDeclined, accessRetryLater, accessClosed, credentialImport, importVersion,
     ]
 
     static let happyPath = Scenario(name: "happy-path", summary: "sign in → active → refresh → sign out") { env, say in
