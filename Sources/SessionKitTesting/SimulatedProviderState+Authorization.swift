@@ -22,7 +22,9 @@ extension SimulatedProviderState {
             throw .redirectURIMismatch
         }
         guard query["client_id"] == configuration.clientID else { throw .unknownClient }
-        guard let redirectURI = query["redirect_uri"], redirectURI == configuration.redirectURI.absoluteString else {
+        guard let redirectURI = query["redirect_uri"], let redirect = URL(string: redirectURI),
+            Self.matchesRegistered(redirect, configuration.redirectURI)
+        else {
             throw .redirectURIMismatch
         }
 
@@ -32,7 +34,7 @@ extension SimulatedProviderState {
             var all = parameters
             if let state { all.append(("state", state)) }
             if configuration.includesIssuerInCallback { all.append(("iss", configuration.issuerString)) }
-            return SimulatedProviderForm.appending(all, to: configuration.redirectURI)
+            return SimulatedProviderForm.appending(all, to: redirect)
         }
         guard query["response_type"] == "code" else {
             return callback([("error", "unsupported_response_type")])
@@ -60,6 +62,21 @@ extension SimulatedProviderState {
             clientID: configuration.clientID, redirectURI: redirectURI, challenge: challenge, nonce: query["nonce"],
             subject: subject, scope: scope, issuedAt: now)
         return callback([("code", code)])
+    }
+}
+
+extension SimulatedProviderState {
+    /// Exact match, except that a registered loopback IP redirect URI matches on any port
+    /// (RFC 8252 §7.3), as a native app's loopback listener needs.
+    static func matchesRegistered(_ redirect: URL, _ registered: URL) -> Bool {
+        if redirect.absoluteString == registered.absoluteString { return true }
+        guard registered.scheme == "http", ["127.0.0.1", "[::1]", "::1"].contains(registered.host ?? ""),
+            var requested = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
+            var expected = URLComponents(url: registered, resolvingAgainstBaseURL: false)
+        else { return false }
+        requested.port = nil
+        expected.port = nil
+        return requested.scheme == "http" && requested.string == expected.string
     }
 }
 

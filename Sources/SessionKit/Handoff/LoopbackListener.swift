@@ -110,8 +110,9 @@ final class LoopbackListener: Sendable {
         }
         guard starts else { return }
         let thread = Thread { [self] in
-            let outcome = serve(answer)
-            finish(outcome)
+            var connections: [Connection] = []
+            let outcome = serve(answer, &connections)
+            finish(outcome, connections)
         }
         thread.name = "SessionKit loopback listener"
         thread.start()
@@ -166,14 +167,16 @@ final class LoopbackListener: Sendable {
 
     // MARK: Serving thread
 
-    private func finish(_ outcome: Result<LoopbackRequestHead, HandoffError>) {
+    private func finish(_ outcome: Result<LoopbackRequestHead, HandoffError>, _ connections: [Connection]) {
         let waiter = state.withLock { state -> CheckedContinuation<Result<LoopbackRequestHead, HandoffError>, Never>? in
             state.phase = .closed
             state.outcome = outcome
             defer { state.waiter = nil }
             return state.waiter
         }
+        // The listener first: a client that sees its connection closed then finds the port closed too.
         closeSockets()
+        for connection in connections { _ = systemClose(connection.descriptor) }
         waiter?.resume(returning: outcome)
     }
 
@@ -183,9 +186,10 @@ final class LoopbackListener: Sendable {
         _ = systemClose(wakeWriter)
     }
 
-    private func serve(_ answer: @Sendable (LoopbackRequestHead) -> Answer) -> Result<LoopbackRequestHead, HandoffError> {
-        var connections: [Connection] = []
-        defer { for connection in connections { _ = systemClose(connection.descriptor) } }
+    /// Serves until the callback, a wake-up or a failure; leaves the open connections in `connections`.
+    private func serve(
+        _ answer: @Sendable (LoopbackRequestHead) -> Answer, _ connections: inout [Connection]
+    ) -> Result<LoopbackRequestHead, HandoffError> {
         var scratch = [UInt8](repeating: 0, count: 4096)
         while true {
             var descriptors = [
