@@ -12,7 +12,8 @@ struct LoopbackPresenterSessionTests {
         let clock = TestClock()
         let configuration = SimulatedProviderConfiguration(redirectURI: Fixture.configuredRedirect)
         let provider = try SimulatedProvider(
-            configuration: configuration, clock: clock, now: { clock.wallClockNow() }, signingKeys: try SimulatedProviderKeys.shared(count: 1))
+            configuration: configuration, clock: clock, now: { clock.wallClockNow() },
+            signingKeys: try SimulatedProviderKeys.shared(count: 1))
         let sessionConfiguration = SessionConfiguration(
             provider: try .onePass(clientID: configuration.clientID, redirectURI: configuration.redirectURI, issuer: configuration.issuer))
         let (opener, opened) = Fixture.browser()

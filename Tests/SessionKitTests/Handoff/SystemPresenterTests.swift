@@ -79,7 +79,8 @@ struct SystemPresenterTests {
 
     @Test func aRedirectNoBrowserSessionCanCatchIsRefusedBeforeShowingAnything() async {
         let browser = FakeBrowserSession { _ in Self.callback }
-        let request = HandoffRequest(authorizationURL: Self.request.authorizationURL, redirectURI: URL(string: "http://127.0.0.1/callback")!)
+        let request = HandoffRequest(
+            authorizationURL: Self.request.authorizationURL, redirectURI: URL(string: "http://127.0.0.1/callback")!)
 
         let failure = await present(SystemPresenter(appOpener: nil, browser: browser), request).failure
 
@@ -122,10 +123,12 @@ struct SystemPresenterSessionTests {
         let clock = TestClock()
         let configuration = SimulatedProviderConfiguration()
         let provider = try SimulatedProvider(
-            configuration: configuration, clock: clock, now: { clock.wallClockNow() }, signingKeys: try SimulatedProviderKeys.shared(count: 1))
+            configuration: configuration, clock: clock, now: { clock.wallClockNow() },
+            signingKeys: try SimulatedProviderKeys.shared(count: 1))
         let session = Session(
             configuration: SessionConfiguration(
-                provider: try .onePass(clientID: configuration.clientID, redirectURI: configuration.redirectURI, issuer: configuration.issuer)),
+                provider: try .onePass(
+                    clientID: configuration.clientID, redirectURI: configuration.redirectURI, issuer: configuration.issuer)),
             transport: provider, store: InMemoryCredentialStore(), presenter: presenter, clock: clock, wallClock: { clock.wallClockNow() })
         return (session, provider)
     }
