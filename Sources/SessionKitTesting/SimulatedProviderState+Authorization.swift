@@ -22,8 +22,8 @@ extension SimulatedProviderState {
             throw .redirectURIMismatch
         }
         guard query["client_id"] == configuration.clientID else { throw .unknownClient }
-        guard let redirectURI = query["redirect_uri"], let redirect = URL(string: redirectURI),
-            Self.matchesRegistered(redirect, configuration.redirectURI)
+        guard let redirectURI = query["redirect_uri"], Self.redirectMatches(redirectURI, registered: configuration.redirectURI),
+            let redirectURL = URL(string: redirectURI)
         else {
             throw .redirectURIMismatch
         }
@@ -34,7 +34,7 @@ extension SimulatedProviderState {
             var all = parameters
             if let state { all.append(("state", state)) }
             if configuration.includesIssuerInCallback { all.append(("iss", configuration.issuerString)) }
-            return SimulatedProviderForm.appending(all, to: redirect)
+            return SimulatedProviderForm.appending(all, to: redirectURL)
         }
         guard query["response_type"] == "code" else {
             return callback([("error", "unsupported_response_type")])
@@ -66,17 +66,16 @@ extension SimulatedProviderState {
 }
 
 extension SimulatedProviderState {
-    /// Exact match, except that a registered loopback IP redirect URI matches on any port
-    /// (RFC 8252 §7.3), as a native app's loopback listener needs.
-    static func matchesRegistered(_ redirect: URL, _ registered: URL) -> Bool {
-        if redirect.absoluteString == registered.absoluteString { return true }
-        guard registered.scheme == "http", ["127.0.0.1", "[::1]", "::1"].contains(registered.host ?? ""),
-            var requested = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
-            var expected = URLComponents(url: registered, resolvingAgainstBaseURL: false)
+    /// The registered redirect URI, or, when it is a loopback `http` one, the same with any port
+    /// (RFC 8252 §7.3: the client picks the port per request).
+    static func redirectMatches(_ requested: String, registered: URL) -> Bool {
+        if requested == registered.absoluteString { return true }
+        guard var candidate = URLComponents(string: requested), var expected = URLComponents(url: registered, resolvingAgainstBaseURL: false),
+            expected.scheme == "http", expected.host == "127.0.0.1" || expected.host == "[::1]", candidate.port != nil
         else { return false }
-        requested.port = nil
+        candidate.port = nil
         expected.port = nil
-        return requested.scheme == "http" && requested.string == expected.string
+        return candidate.string == expected.string
     }
 }
 

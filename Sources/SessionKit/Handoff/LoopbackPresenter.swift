@@ -79,7 +79,12 @@ public struct LoopbackPresenter: HandoffPresenter {
         guard let redirectURI = URL(string: origin + path) else {
             throw .presentationFailed("the callback path does not make a URL")
         }
-        let authorizationURL = request.authorizationURLReplacingRedirect(with: redirectURI)
+        let authorizationURL = request.authorizationURL(redirectingTo: redirectURI)
+        // A request the session did not make (or a configured redirect URI of another kind) keeps
+        // its redirect URI, and the browser would then be sent somewhere nobody listens.
+        guard Self.field("redirect_uri", in: authorizationURL) == redirectURI.absoluteString else {
+            throw .presentationFailed("the authorization request cannot be redirected to \(origin)")
+        }
         let state = Self.field("state", in: authorizationURL)
         let page = LoopbackResponse.page(completionPage)
         let host = "127.0.0.1:\(listener.port)"

@@ -21,12 +21,14 @@ public struct ProviderClient: Sendable {
         self.now = now
     }
 
-    /// The authorization URL for one sign-in attempt (PKCE S256, `state`, `nonce`).
-    public func authorizationURL(codeChallenge: String, state: String, nonce: String) -> URL {
+    /// The authorization URL for one sign-in attempt (PKCE S256, `state`, `nonce`), redirecting to
+    /// `redirectURI` (the configured one by default).
+    public func authorizationURL(codeChallenge: String, state: String, nonce: String, redirectURI: URL? = nil) -> URL {
         var components = URLComponents(url: configuration.authorizationEndpoint, resolvingAgainstBaseURL: false)!
         let fields: [(String, String)] = [
             ("response_type", "code"), ("client_id", configuration.clientID),
-            ("redirect_uri", configuration.redirectURI.absoluteString), ("scope", configuration.scopes.joined(separator: " ")),
+            ("redirect_uri", (redirectURI ?? configuration.redirectURI).absoluteString),
+            ("scope", configuration.scopes.joined(separator: " ")),
             ("state", state), ("nonce", nonce), ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
         ]
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
@@ -34,10 +36,12 @@ public struct ProviderClient: Sendable {
         return components.url!
     }
 
-    /// Exchanges an authorization code (RFC 6749 §4.1.3 with the PKCE verifier).
-    public func exchangeCode(_ code: Secret, codeVerifier: Secret) async throws(ProviderError) -> TokenResponse {
+    /// Exchanges an authorization code (RFC 6749 §4.1.3 with the PKCE verifier); `redirectURI` is the
+    /// one the authorization request named (the configured one by default).
+    public func exchangeCode(_ code: Secret, codeVerifier: Secret, redirectURI: URL? = nil) async throws(ProviderError) -> TokenResponse {
         try await tokenRequest([
-            ("grant_type", "authorization_code"), ("code", code.value), ("redirect_uri", configuration.redirectURI.absoluteString),
+            ("grant_type", "authorization_code"), ("code", code.value),
+            ("redirect_uri", (redirectURI ?? configuration.redirectURI).absoluteString),
             ("client_id", configuration.clientID), ("code_verifier", codeVerifier.value),
         ])
     }

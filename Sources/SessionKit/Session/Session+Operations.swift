@@ -13,7 +13,7 @@ extension Session {
         do {
             let response: TokenResponse
             do {
-                response = try await client.exchangeCode(code, codeVerifier: Secret(attempt.codeVerifier))
+                response = try await client.exchangeCode(code, codeVerifier: Secret(attempt.codeVerifier), redirectURI: attempt.redirectURI)
             } catch {
                 throw SessionError.provider(error)
             }

@@ -161,7 +161,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
             let nonce = try RandomToken.generate(byteCount: 32)
             attempt = SignInAttempt(
                 authorizationURL: client.authorizationURL(codeChallenge: pkce.challenge, state: state, nonce: nonce),
-                state: state, nonce: nonce, codeVerifier: pkce.verifier)
+                state: state, nonce: nonce, codeVerifier: pkce.verifier, codeChallenge: pkce.challenge)
         } catch {
             throw .provider(.invalidResponse("the system random source failed"))
         }
@@ -178,10 +178,17 @@ public actor Session<C: Clock> where C.Duration == Duration {
     @discardableResult
     public func handle(_ url: URL) -> Bool {
         guard configuration.provider.isCallback(url) else { return false }
+        return consumeCallback(url, redirectURI: nil)
+    }
+
+    /// Feeds a callback that matched the configured redirect URI, or (`redirectURI`) the one a
+    /// presenter rendered the attempt for.
+    private func consumeCallback(_ url: URL, redirectURI: URL?) -> Bool {
         admitJoiners()
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         let fields = FormEncoding.decode(query)
-        let callback = CallbackParameters(code: fields["code"], state: fields["state"], error: fields["error"], issuer: fields["iss"])
+        let callback = CallbackParameters(
+            code: fields["code"], state: fields["state"], error: fields["error"], issuer: fields["iss"], redirectURI: redirectURI)
         let (consumed, actions) = machine.callbackReceived(callback, expectedIssuer: configuration.provider.issuer)
         perform(actions)
         return consumed
@@ -376,8 +383,14 @@ public actor Session<C: Clock> where C.Duration == Duration {
         for action in actions {
             switch action {
             case .present(let attempt, let generation):
-                let request = HandoffRequest(authorizationURL: attempt.authorizationURL, redirectURI: configuration.provider.redirectURI)
-                presenterTask = Task { await self.runPresenter(request, generation: generation) }
+                let client = self.client
+                let redirects = HandoffRedirects { redirectURI in
+                    client.authorizationURL(
+                        codeChallenge: attempt.codeChallenge, state: attempt.state, nonce: attempt.nonce, redirectURI: redirectURI)
+                }
+                let request = HandoffRequest(
+                    authorizationURL: attempt.authorizationURL, redirectURI: configuration.provider.redirectURI, redirects: redirects)
+                presenterTask = Task { await self.runPresenter(request, redirects: redirects, generation: generation) }
             case .cancelPresenter:
                 presenterTask?.cancel()
                 presenterTask = nil
@@ -427,13 +440,22 @@ public actor Session<C: Clock> where C.Duration == Duration {
         return nil
     }
 
-    private func runPresenter(_ request: HandoffRequest, generation: UInt64) async {
+    private func runPresenter(_ request: HandoffRequest, redirects: HandoffRedirects, generation: UInt64) async {
         do {
             guard let callback = try await presenter.present(request) else {
                 // App-to-app: the answer arrives through handle(_:).
                 return
             }
-            if !handle(callback) {
+            // A redirect URI the presenter chose comes first: the exchange must name that one.
+            let consumed =
+                if let redirectURI = redirects.redirectURI(matching: callback) {
+                    consumeCallback(callback, redirectURI: redirectURI)
+                } else if configuration.provider.isCallback(callback) {
+                    consumeCallback(callback, redirectURI: nil)
+                } else {
+                    false
+                }
+            if !consumed {
                 step { $0.presenterFailed(.presentationFailed("the callback does not match the redirect URI"), generation: generation) }
             }
         } catch {

@@ -36,6 +36,10 @@ struct SignInAttempt: Sendable, Equatable {
     var state: String
     var nonce: String
     var codeVerifier: String
+    /// The PKCE challenge, to render the request for a presenter's own redirect URI.
+    var codeChallenge = ""
+    /// The redirect URI the callback arrived at, when a presenter chose its own (loopback).
+    var redirectURI: URL?
 }
 
 /// The query parameters of a callback URL that matched the redirect URI.
@@ -44,6 +48,8 @@ struct CallbackParameters: Sendable, Equatable {
     var state: String?
     var error: String?
     var issuer: String?
+    /// The presenter's own redirect URI the callback arrived at; `nil` for the configured one.
+    var redirectURI: URL?
 }
 
 /// What a caller waiting on the machine is eventually resumed with.
@@ -278,14 +284,16 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         if let (reason, error) = failure {
             return (true, endHandoff(handoff, from: .handoff, reason: reason, error: error))
         }
-        state = .verifying(Verifying(attempt: handoff.attempt, waiters: handoff.waiters))
+        var attempt = handoff.attempt
+        attempt.redirectURI = callback.redirectURI
+        state = .verifying(Verifying(attempt: attempt, waiters: handoff.waiters))
         return (
             true,
             [
                 .cancelTimer(handoff.timer),
                 .cancelPresenter,
                 .transition(from: .handoff, to: .verifying, reason: .callbackReceived),
-                .exchangeCode(code: callback.code ?? "", attempt: handoff.attempt, generation: generation),
+                .exchangeCode(code: callback.code ?? "", attempt: attempt, generation: generation),
             ]
         )
     }

@@ -1,16 +1,30 @@
 import Foundation
-import SessionKit
+
+@testable import SessionKit
 
 /// A handoff request, a scripted browser and request builders for the loopback presenter's tests.
 enum LoopbackFixture {
     static let state = "st4te-of-this-attempt"
     static let configuredRedirect = URL(string: "http://127.0.0.1/callback")!
-    static let request = HandoffRequest(
-        authorizationURL: URL(
+    static let request = request(
+        URL(
             string: "https://id.example.com/authorize?response_type=code&client_id=cli"
                 + "&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&scope=openid&state=\(state)&nonce=n0nce"
                 + "&code_challenge=ch4llenge&code_challenge_method=S256")!,
         redirectURI: configuredRedirect)
+
+    /// A request that renders itself for another redirect URI, as the session's requests do.
+    static func request(_ authorizationURL: URL, redirectURI: URL) -> HandoffRequest {
+        HandoffRequest(
+            authorizationURL: authorizationURL, redirectURI: redirectURI,
+            redirects: HandoffRedirects { redirect in
+                var components = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)!
+                components.queryItems = components.queryItems?.map { item in
+                    item.name == "redirect_uri" ? URLQueryItem(name: item.name, value: redirect.absoluteString) : item
+                }
+                return components.url!
+            })
+    }
 
     /// A browser that does nothing but hand the URL it was asked to open to the test.
     static func browser() -> (opener: BrowserOpener, opened: AsyncStream<URL>) {

@@ -114,8 +114,8 @@ struct LoopbackPresenterTests {
 
     @Test func theConfiguredRedirectPathIsTheDefaultAndARootPathWorks() async throws {
         let (opener, opened) = Fixture.browser()
-        let request = HandoffRequest(
-            authorizationURL: URL(string: "https://id.example.com/authorize?redirect_uri=x&state=\(Fixture.state)")!,
+        let request = Fixture.request(
+            URL(string: "https://id.example.com/authorize?redirect_uri=x&state=\(Fixture.state)")!,
             redirectURI: URL(string: "http://127.0.0.1")!)
         let presenting = Fixture.presenting(LoopbackPresenter(opener: opener), request)
         let redirect = try #require(await opened.first { _ in true }.flatMap(Fixture.redirectURI(in:)))
@@ -127,6 +127,16 @@ struct LoopbackPresenterTests {
 
         #expect(Fixture.status(of: response) == 200)
         #expect(try await presenting.value.get() != nil)
+    }
+
+    @Test func aRequestThatCannotBeRedirectedToTheListenerIsRefusedBeforeOpeningAnything() async {
+        let request = HandoffRequest(
+            authorizationURL: Fixture.request.authorizationURL, redirectURI: Fixture.request.redirectURI)
+        let presenter = LoopbackPresenter(opener: BrowserOpener { _ in Issue.record("nothing to open") })
+
+        let failure = await Fixture.presenting(presenter, request).value.failure
+
+        #expect(failure.map { String(describing: $0) }?.contains("cannot be redirected to http://127.0.0.1:") == true)
     }
 
     @Test func onlyLoopbackHTTPRedirectURIsAreServed() {
