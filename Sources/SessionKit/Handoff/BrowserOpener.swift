@@ -18,18 +18,25 @@ public struct BrowserOpener: Sendable {
         try await body(url)
     }
 
-    /// The platform's opener when there is one, else ``printing(to:)`` to standard error.
+    /// ``platform`` when there is one, else ``printing(to:)`` to standard error.
     ///
-    /// A command that cannot start or exits with a failure falls back to printing the URL too. The
-    /// URL is the only thing printed: the person must open it.
+    /// The URL is the only thing ever printed: the person must open it.
     public static var system: BrowserOpener {
+        platform ?? printing()
+    }
+
+    /// The platform's own opener, or `nil` where there is none: `/usr/bin/open` on macOS, `xdg-open`
+    /// on a Linux desktop session.
+    ///
+    /// It starts the command and returns without waiting for it; a command that cannot start or
+    /// exits with a failure prints the URL to standard error instead.
+    public static var platform: BrowserOpener? {
         #if os(macOS) || os(Linux)
             let environment = ProcessInfo.processInfo.environment
-            guard let command = systemCommand(environment: environment, isExecutable: FileManager.default.isExecutableFile(atPath:))
-            else { return printing() }
-            return running(command, fallback: standardError)
+            return systemCommand(environment: environment, isExecutable: FileManager.default.isExecutableFile(atPath:))
+                .map { running($0, fallback: standardError) }
         #else
-            return printing()
+            return nil
         #endif
     }
 
