@@ -4,7 +4,8 @@
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 20 seconds; every target)
 #
 # Targets: jws (compact-JWS parser), jwks (JWKS decoder), base64url (strict decoder),
-# json (tree parser vs scanning parser), idtoken (full ID-token validation).
+# json (tree parser vs scanning parser), idtoken (full ID-token validation), loopback (the
+# loopback presenter's HTTP request-head parser).
 # Prints one line per target, "TARGET: executions=N crashes=N", and exits non-zero when any
 # target crashed or could not run. Crash inputs are kept in Fuzz/.build/crash-TARGET-*.
 #
@@ -16,7 +17,7 @@ set -euo pipefail
 seconds="${1:-20}"
 if [[ $# -gt 0 ]]; then shift; fi
 targets=("$@")
-if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken); fi
+if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken loopback); fi
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
     echo "usage: Fuzz/run.sh [SECONDS] [TARGET...]" >&2
     exit 2
@@ -29,6 +30,8 @@ binary="$build/jose-fuzz"
 mkdir -p "$build"
 
 mapfile -t sources < <(find "$root/Sources/SessionKitJOSE" -name '*.swift' | sort)
+# The loopback presenter's request-head parser needs nothing but the standard library.
+sources+=("$root/Sources/SessionKit/Handoff/LoopbackRequestHead.swift")
 sources+=("$here/Targets/FuzzTargets.swift")
 
 rebuild=0
