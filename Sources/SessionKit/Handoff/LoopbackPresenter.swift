@@ -87,8 +87,14 @@ public struct LoopbackPresenter: HandoffPresenter {
         }
         let state = Self.field("state", in: authorizationURL)
         let page = LoopbackResponse.page(completionPage)
-        let host = "127.0.0.1:\(listener.port)"
-        listener.start { head in Self.answer(head, host: host, path: path, state: state, page: page) }
+        // A browser sends the port in Host unless it is the default one.
+        let hosts: Set<String> = listener.port == 80 ? ["127.0.0.1:80", "127.0.0.1"] : ["127.0.0.1:\(listener.port)"]
+        listener.start { head in Self.answer(head, hosts: hosts, path: path, state: state, page: page) }
+        // A handoff that ended while the port was bound must not raise a browser.
+        guard !Task.isCancelled else {
+            await listener.stop()
+            throw .cancelled
+        }
         do {
             try await opener.open(authorizationURL)
         } catch {
@@ -105,10 +111,10 @@ public struct LoopbackPresenter: HandoffPresenter {
 
     /// Judges one request head: the callback of this attempt, or a refusal.
     static func answer(
-        _ head: LoopbackRequestHead, host: String, path: String, state: String?, page: [UInt8]
+        _ head: LoopbackRequestHead, hosts: Set<String>, path: String, state: String?, page: [UInt8]
     ) -> LoopbackListener.Answer {
         // A page elsewhere that resolves its own name to 127.0.0.1 (DNS rebinding) sends its own Host.
-        guard head.host?.lowercased() == host else { return .refuse(LoopbackResponse.refusal(400)) }
+        guard let host = head.host?.lowercased(), hosts.contains(host) else { return .refuse(LoopbackResponse.refusal(400)) }
         guard head.path == path else { return .refuse(LoopbackResponse.refusal(404)) }
         guard head.method == "GET" else { return .refuse(LoopbackResponse.refusal(405)) }
         guard let query = head.query, let fields = QueryFields(query), URL(string: "http://\(host)\(head.target)") != nil,

@@ -139,6 +139,21 @@ struct LoopbackPresenterTests {
         #expect(failure.map { String(describing: $0) }?.contains("cannot be redirected to http://127.0.0.1:") == true)
     }
 
+    @Test func aHandoffAlreadyOverOpensNoBrowser() async {
+        let presenter = LoopbackPresenter(opener: BrowserOpener { _ in Issue.record("nothing to open") })
+        let task = Task { () -> HandoffError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(HandoffError) {
+                _ = try await presenter.present(Fixture.request)
+                return nil
+            } catch {
+                return error
+            }
+        }
+
+        #expect(await task.value == .cancelled)
+    }
+
     @Test func onlyLoopbackHTTPRedirectURIsAreServed() {
         #expect(LoopbackPresenter.canServe(URL(string: "http://127.0.0.1/callback")!))
         #expect(LoopbackPresenter.canServe(URL(string: "http://127.0.0.1:8400/")!))
