@@ -4,8 +4,8 @@
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 20 seconds; every target)
 #
 # Targets: jws (compact-JWS parser), jwks (JWKS decoder), base64url (strict decoder),
-# json (tree parser vs scanning parser), idtoken (full ID-token validation), loopback (the
-# loopback presenter's HTTP request-head parser).
+# json (tree parser vs scanning parser), idtoken (full ID-token validation), userinfo (UserInfo
+# response decoder and its sub check), loopback (the loopback presenter's HTTP request-head parser).
 # Prints one line per target, "TARGET: executions=N crashes=N", and exits non-zero when any
 # target crashed or could not run. Crash inputs are kept in Fuzz/.build/crash-TARGET-*.
 #
@@ -17,7 +17,7 @@ set -euo pipefail
 seconds="${1:-20}"
 if [[ $# -gt 0 ]]; then shift; fi
 targets=("$@")
-if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken loopback); fi
+if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken userinfo loopback); fi
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
     echo "usage: Fuzz/run.sh [SECONDS] [TARGET...]" >&2
     exit 2

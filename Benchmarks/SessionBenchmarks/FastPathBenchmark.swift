@@ -36,8 +36,8 @@ struct FastPathBenchmark {
     }
 
     let iterations: Int
-    private let systemSession: Session<ContinuousClock>
-    private let frozenSession: Session<ContinuousClock>
+    private let systemSession: Session
+    private let frozenSession: Session
     private let systemProvider: SimulatedProvider<ContinuousClock>
     private let testKit: SimulatedSessionEnvironment
     private let baseline: BaselineTokenSource
@@ -85,7 +85,7 @@ struct FastPathBenchmark {
     }
 
     private init(
-        iterations: Int, systemSession: Session<ContinuousClock>, frozenSession: Session<ContinuousClock>,
+        iterations: Int, systemSession: Session, frozenSession: Session,
         systemProvider: SimulatedProvider<ContinuousClock>,
         testKit: SimulatedSessionEnvironment, baseline: BaselineTokenSource
     ) {
@@ -137,7 +137,7 @@ struct FastPathBenchmark {
 
     /// Nanoseconds per call, from a task outside any actor.
     @concurrent @inline(never)
-    private static func time<C: Clock>(_ session: Session<C>, iterations: Int) async throws -> Double where C.Duration == Duration {
+    private static func time(_ session: Session, iterations: Int) async throws -> Double {
         let clock = ContinuousClock()
         var checksum = 0.0
         let start = clock.now

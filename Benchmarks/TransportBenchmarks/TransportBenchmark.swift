@@ -160,7 +160,7 @@ struct TransportBenchmark {
     private static func signedIn(
         _ provider: LocalProvider, _ configuration: SessionConfiguration, store: any CredentialStore, user: String,
         phases: PhaseClock? = nil
-    ) async throws -> Session<ContinuousClock> {
+    ) async throws -> Session {
         let transport = URLSessionTransport(clock: ContinuousClock(), deadline: .seconds(20))
         let sessionTransport: any HTTPTransport = phases.map { TimedTransport(base: transport, phases: $0) } ?? transport
         let session = Session(

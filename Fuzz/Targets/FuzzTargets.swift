@@ -24,6 +24,7 @@ enum FuzzTarget: String, CaseIterable {
     case base64url
     case json
     case idtoken
+    case userinfo
     case loopback
 
     static nonisolated(unsafe) var selected: FuzzTarget = .jws
@@ -35,6 +36,7 @@ enum FuzzTarget: String, CaseIterable {
         case .base64url: Self.fuzzBase64URL(bytes)
         case .json: Self.fuzzJSON(bytes)
         case .idtoken: Self.fuzzIDToken(bytes)
+        case .userinfo: Self.fuzzUserInfo(bytes)
         case .loopback: Self.fuzzLoopbackRequestHead(bytes)
         }
     }
@@ -88,7 +90,29 @@ enum FuzzTarget: String, CaseIterable {
                 issuer: expecting.issuer, subject: "someone-else", audience: ["client"], expiresAt: now, issuedAt: now)
             let refreshed = try? IDTokenValidator.check(raw, expecting: expecting, previous: previous, now: now)
             require(refreshed == nil || claims.subject == "someone-else", "refresh accepted another subject")
+            // The flat Codable form keeps every claim.
+            if let data = try? JSONEncoder().encode(claims) {
+                require((try? JSONDecoder().decode(IDTokenClaims.self, from: data)) == claims, "claims did not survive Codable")
+            }
         }
+        if let claims = try? IDTokenValidator.check(raw, expecting: requestChecks, previous: nil, now: now) {
+            let authTime = claims.authenticationTime?.timeIntervalSince1970
+            require(authTime.map { $0 + 300 + 60 >= now.timeIntervalSince1970 } == true, "accepted a stale or missing auth_time")
+            require(claims.authenticationContextClass.map(requestChecks.requiredACRValues.contains) == true, "accepted another acr")
+        }
+    }
+
+    static let requestChecks = IDTokenExpectations(
+        issuer: "https://issuer.example", clientID: "client", nonce: "n", skew: 60, maxAge: 300,
+        requiredACRValues: ["urn:mfa", "urn:hw"])
+
+    /// UserInfo: decoding never crashes, an accepted answer is always about the expected subject,
+    /// and no typed claim is repeated among the additional ones.
+    static func fuzzUserInfo(_ bytes: [UInt8]) {
+        guard let info = try? UserInfo.decode(bytes, expectedSubject: "248289761001") else { return }
+        require(info.subject == "248289761001", "accepted another subject")
+        require(info.additionalClaims["sub"] == nil, "sub among the additional claims")
+        require(ProfileClaims.names.allSatisfy { info.additionalClaims[$0] == nil }, "a typed claim among the additional ones")
     }
 
     /// JWKS: decoding never crashes, and what it decoded survives a round trip through

@@ -17,6 +17,15 @@ Behaviour the tests rely on:
   header X-Test-User: <username> (the user is created on first use; `sub` is the numeric id).
 - POST /test/rotate-signing-key makes a fresh key active and keeps the old one published;
   with ?retire_previous=1 no earlier key stays published.
+- RP-initiated logout is on at /o/logout/ (listed as end_session_endpoint), without a
+  confirmation page; the registered post-logout redirect URIs are com.example.app:/logged-out
+  and http://127.0.0.1/logged-out (any port on loopback).
+- The device authorization grant (RFC 8628) is at /o/device-authorization/ (not listed in the
+  discovery document), for the second public client SESSIONKIT_DOT_DEVICE_CLIENT_ID; a person
+  approves by POSTing user_code to /o/device/ and action=accept to the confirm page it redirects
+  to, with the X-Test-User header. The polling interval is SESSIONKIT_DOT_DEVICE_INTERVAL
+  seconds (default 1, so the tests run quickly). SESSIONKIT_DOT_BASE_URL
+  (http://127.0.0.1:PORT) makes the verification URIs absolute.
 """
 
 import json
@@ -28,6 +37,11 @@ STATE = pathlib.Path(os.environ.get("SESSIONKIT_DOT_STATE", pathlib.Path(__file_
 KEY_FILE = STATE / "signing-key.pem"
 INACTIVE_KEYS = STATE / "inactive-keys"
 CLIENT_ID = os.environ.get("SESSIONKIT_DOT_CLIENT_ID", "sessionkit-dot")
+DEVICE_CLIENT_ID = os.environ.get("SESSIONKIT_DOT_DEVICE_CLIENT_ID", "sessionkit-dot-device")
+POST_LOGOUT_REDIRECT_URIS = os.environ.get(
+    "SESSIONKIT_DOT_POST_LOGOUT_REDIRECT_URIS", "com.example.app:/logged-out http://127.0.0.1/logged-out"
+)
+BASE_URL = os.environ.get("SESSIONKIT_DOT_BASE_URL", "http://127.0.0.1:8000")
 REDIRECT_URIS = os.environ.get(
     "SESSIONKIT_DOT_REDIRECT_URIS", "com.example.app:/callback http://127.0.0.1/callback"
 )
@@ -99,6 +113,12 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
+    # With a valid id_token_hint for the signed-in user, log out and redirect without asking.
+    "OIDC_RP_INITIATED_LOGOUT_ALWAYS_PROMPT": False,
+    "DEVICE_FLOW_INTERVAL": int(os.environ.get("SESSIONKIT_DOT_DEVICE_INTERVAL", "1")),
+    "OAUTH_DEVICE_VERIFICATION_URI": BASE_URL + "/o/device/",
+    "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": BASE_URL + "/o/device/?user_code={user_code}",
 }
 
 # --- Middleware and views --------------------------------------------------------------------
@@ -204,6 +224,7 @@ def setup():
             "client_type": Application.CLIENT_PUBLIC,
             "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
             "redirect_uris": REDIRECT_URIS,
+            "post_logout_redirect_uris": POST_LOGOUT_REDIRECT_URIS,
             "skip_authorization": True,
             "algorithm": Application.RS256_ALGORITHM,
             "client_secret": "",
@@ -211,7 +232,30 @@ def setup():
         },
     )
     app.full_clean()
-    print(json.dumps({"client_id": app.client_id, "redirect_uris": app.redirect_uris.split()}))
+    device, _ = Application.objects.update_or_create(
+        client_id=DEVICE_CLIENT_ID,
+        defaults={
+            "name": "SessionKit integration tests (device sign-in)",
+            "client_type": Application.CLIENT_PUBLIC,
+            "authorization_grant_type": Application.GRANT_DEVICE_CODE,
+            "redirect_uris": "",
+            "skip_authorization": True,
+            "algorithm": Application.RS256_ALGORITHM,
+            "client_secret": "",
+            "hash_client_secret": False,
+        },
+    )
+    device.full_clean()
+    print(
+        json.dumps(
+            {
+                "client_id": app.client_id,
+                "redirect_uris": app.redirect_uris.split(),
+                "post_logout_redirect_uris": app.post_logout_redirect_uris.split(),
+                "device_client_id": device.client_id,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -21,11 +21,15 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$SCRIPT_DIR/../.." && pwd)
 STATE_DIR=${SESSIONKIT_PROVIDERS_DIR:-$REPO_ROOT/.providers}
 
-DOT_SPEC=("django-oauth-toolkit>=3.4,<3.5" "Django>=5.2,<5.3")
+# oauthlib 4 adds `scope` to the device authorization response, which django-oauth-toolkit 3.4.1
+# cannot store (its device endpoint answers 500): stay on 3.x.
+DOT_SPEC=("django-oauth-toolkit>=3.4,<3.5" "Django>=5.2,<5.3" "oauthlib>=3.3,<4")
 MOCK_SPEC=("oidc-provider-mock==0.4.8")
 DOT_CLIENT_ID=sessionkit-dot
 DOT_REDIRECT_URI="com.example.app:/callback"
 DOT_REDIRECT_URIS="com.example.app:/callback http://127.0.0.1/callback"
+DOT_DEVICE_CLIENT_ID=sessionkit-dot-device
+DOT_POST_LOGOUT_REDIRECT_URI="com.example.app:/logged-out"
 MOCK_CLIENT_ID=sessionkit-mock
 # The mock accepts any client id and any redirect URI while client registration is not required
 # (its registration endpoint, unused here, would accept only http(s) redirect URIs).
@@ -96,6 +100,7 @@ dot_env() {
     export SESSIONKIT_DOT_STATE="$STATE_DIR/dot"
     export SESSIONKIT_DOT_CLIENT_ID="$DOT_CLIENT_ID"
     export SESSIONKIT_DOT_REDIRECT_URIS="$DOT_REDIRECT_URIS"
+    export SESSIONKIT_DOT_DEVICE_CLIENT_ID="$DOT_DEVICE_CLIENT_ID"
     export PYTHONPATH="$SCRIPT_DIR"
     export DJANGO_SETTINGS_MODULE=dot_server
 }
@@ -143,7 +148,7 @@ launch() {
     local name=$1 port=$2
     case $name in
     dot)
-        (dot_env && cd "$SCRIPT_DIR" &&
+        (dot_env && export SESSIONKIT_DOT_BASE_URL="http://127.0.0.1:$port" && cd "$SCRIPT_DIR" &&
             exec "$STATE_DIR/dot-venv/bin/python" "$SCRIPT_DIR/dot_server.py" runserver --noreload "127.0.0.1:$port") \
             >>"$STATE_DIR/dot.log" 2>&1 </dev/null &
         ;;
@@ -237,6 +242,9 @@ export SESSIONKIT_DOT_REDIRECT_URI=$DOT_REDIRECT_URI
 export SESSIONKIT_DOT_REVOCATION_ENDPOINT=http://127.0.0.1:$dot/o/revoke_token/
 export SESSIONKIT_DOT_USER_HEADER=X-Test-User
 export SESSIONKIT_DOT_ROTATE_KEY_URL=http://127.0.0.1:$dot/test/rotate-signing-key
+export SESSIONKIT_DOT_DEVICE_CLIENT_ID=$DOT_DEVICE_CLIENT_ID
+export SESSIONKIT_DOT_DEVICE_AUTHORIZATION_ENDPOINT=http://127.0.0.1:$dot/o/device-authorization/
+export SESSIONKIT_DOT_POST_LOGOUT_REDIRECT_URI=$DOT_POST_LOGOUT_REDIRECT_URI
 export SESSIONKIT_MOCK_ISSUER=http://127.0.0.1:$mock
 export SESSIONKIT_MOCK_CLIENT_ID=$MOCK_CLIENT_ID
 export SESSIONKIT_MOCK_REDIRECT_URI=$MOCK_REDIRECT_URI

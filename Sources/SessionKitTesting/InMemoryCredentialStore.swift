@@ -54,6 +54,7 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
     /// Replaces the stored record without counting or failing, as another process would.
     public func replaceRecord(_ record: CredentialRecord) {
         state.withLock { $0.record = record }
+        changes.notify()
     }
 
     /// Replaces the stored device credential without counting or failing.
@@ -90,6 +91,9 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
     /// Whether some task holds the lease right now.
     public var isLeaseHeld: Bool { lease.isHeld }
 
+    /// Notified after every load, save and lease change, for ``SimulatedSessionEnvironment``'s waits.
+    package let changes = SessionChangeFeed()
+
     // MARK: CredentialStore
 
     /// Returns the stored record, or the next injected load failure.
@@ -104,8 +108,10 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
 
     /// Runs `body` while holding this store's lease; other tasks wait, nested calls run directly.
     public func withLease<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
-        try await lease.withLease {
+        defer { changes.notify() }
+        return try await lease.withLease {
             self.state.withLock { $0.leaseCount += 1 }
+            changes.notify()
             return try await body()
         }
     }
@@ -130,6 +136,7 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
     private func perform<Value: Sendable>(
         _ operation: Operation, _ body: (inout State) -> Value
     ) throws(CredentialStoreError) -> Value {
+        defer { changes.notify() }
         let outcome = state.withLock { state -> Result<Value, CredentialStoreError> in
             state.counts[operation, default: 0] += 1
             if var queued = state.failures[operation], !queued.isEmpty {

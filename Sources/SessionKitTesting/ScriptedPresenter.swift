@@ -159,6 +159,9 @@ public final class ScriptedPresenter: HandoffPresenter {
         }
     }
 
+    /// Notified after every change of the suspended presentations, for ``SimulatedSessionEnvironment``'s waits.
+    package let changes = SessionChangeFeed()
+
     // MARK: Suspension
 
     private func suspendUntilCancelled() async {
@@ -178,6 +181,7 @@ public final class ScriptedPresenter: HandoffPresenter {
                     return
                 }
                 for waiter in ready { waiter.resume() }
+                changes.notify()
             }
         } onCancel: {
             let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
@@ -186,6 +190,7 @@ public final class ScriptedPresenter: HandoffPresenter {
                 return nil
             }
             continuation?.resume()
+            changes.notify()
         }
     }
 

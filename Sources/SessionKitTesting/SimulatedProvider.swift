@@ -47,6 +47,9 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         self.state = Locked(SimulatedProviderState(configuration: configuration, keys: keys))
     }
 
+    /// Notified after every request received, for ``SimulatedSessionEnvironment``'s waits.
+    package let changes = SessionChangeFeed()
+
     // MARK: HTTP
 
     /// Answers one request as the provider would, after any fault scripted for its endpoint.
@@ -55,6 +58,7 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard !Task.isCancelled else { throw .cancelled }
         let outcome = state.withLock { $0.receive(request, now: now()) }
+        changes.notify()
         switch outcome {
         case .respond(let response):
             return response
@@ -162,13 +166,76 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     /// `accessToken`) when given, the user's registered identity claims, and the `tampering` asked for.
     public func signedIDToken(
         subject: String, nonce: String? = nil, accessToken: String? = nil,
-        tampering: SimulatedProviderFault.IDTokenTampering? = nil
+        tampering: SimulatedProviderFault.IDTokenTampering? = nil, authTime: Date? = nil, acr: String? = nil
     ) throws(CryptoError) -> String {
         try state.withLock { (state) throws(CryptoError) -> String in
             try state.makeIDToken(
                 subject: subject, clientID: configuration.clientID, nonce: nonce, accessToken: accessToken, now: now(),
-                tampering: tampering)
+                tampering: tampering, authTime: authTime, acr: acr)
         }
+    }
+
+    // MARK: OpenID Connect beyond sign-in
+
+    /// A ``ProviderConfiguration`` with every endpoint this provider serves, as its discovery
+    /// document lists them (UserInfo, end-session and device authorization included), on the
+    /// 1pass.dev profile's paths.
+    public func providerConfiguration() throws(ConfigurationError) -> ProviderConfiguration {
+        var provider = try ProviderConfiguration.onePass(
+            clientID: configuration.clientID, redirectURI: configuration.redirectURI, issuer: configuration.issuer)
+        provider.userInfoEndpoint = URL(string: configuration.url(for: SimulatedProviderEndpoint.userInfo.path))
+        provider.endSessionEndpoint = URL(string: configuration.url(for: SimulatedProviderEndpoint.endSessionPath))
+        provider.deviceAuthorizationEndpoint = URL(string: configuration.url(for: SimulatedProviderEndpoint.deviceAuthorization.path))
+        return provider
+    }
+
+    /// Every authorization request played through ``authorize(_:subject:decision:)``, with the
+    /// options it carried and how it was answered; no secret.
+    public var authorizationRecords: [SimulatedProviderAuthorizationRecord] {
+        state.withLock { $0.authorizationRecords }
+    }
+
+    /// Whether the simulated browser holds a session for `subject`, so a sign-in without
+    /// `prompt=login` or an exceeded `max_age` does not authenticate again (and `prompt=none` succeeds).
+    public func hasBrowserSession(for subject: String) -> Bool {
+        state.withLock { $0.browserSessions[subject] != nil }
+    }
+
+    /// Plays the end-session page (RP-Initiated Logout 1.0) for a URL the app opened: ends the
+    /// browser session of the hint's subject (every one without a hint) and returns the
+    /// post-logout redirect with `state`, or nil when none was asked for.
+    ///
+    /// - Throws: when the provider would show an error page instead: an unknown client, a hint it
+    ///   did not sign for the client, an unregistered redirect URI, a repeated parameter.
+    public func endSession(_ endSessionURL: URL) throws(SimulatedProviderEndSessionError) -> URL? {
+        try state.withLock { (state) throws(SimulatedProviderEndSessionError) -> URL? in
+            try state.endSession(endSessionURL, now: now())
+        }
+    }
+
+    /// Every visit to the end-session endpoint that ended a session, in order; no secret.
+    public var endSessionRecords: [SimulatedProviderEndSessionRecord] {
+        state.withLock { $0.endSessionRecords }
+    }
+
+    /// Makes the UserInfo endpoint answer with this `sub` instead of the access token's (nil
+    /// restores the truth), to test the OIDC Core §5.3.2 check.
+    public func answerUserInfo(asSubject subject: String?) {
+        state.withLock { $0.userInfoSubjectOverride = subject }
+    }
+
+    /// Scripts how the person answers the next device authorization request.
+    public func scriptDeviceAuthorization(_ script: SimulatedProviderDeviceScript) {
+        state.withLock { $0.deviceScripts.append(script) }
+    }
+
+    /// The person enters `userCode` on the verification page as `subject` and decides. Returns
+    /// false when no pending, unexpired device authorization has that code.
+    @discardableResult
+    public func decideDeviceAuthorization(
+        userCode: String, subject: String, decision: SimulatedProviderDecision = .approve
+    ) -> Bool {
+        state.withLock { $0.decideDevice(userCode: userCode, subject: subject, decision: decision, now: now()) }
     }
 
     // MARK: Grants and devices

@@ -42,6 +42,18 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     public var issuesIDTokenOnRefresh: Bool
     /// Whether the authorization callback carries `iss` (RFC 9207).
     public var includesIssuerInCallback: Bool
+    /// The post-logout redirect URIs registered for ``clientID`` (RP-Initiated Logout 1.0 §3).
+    public var postLogoutRedirectURIs: [URL]
+    /// The `acr` values the provider can satisfy; a request's first `acr_values` entry among them
+    /// is the `acr` its id_token carries (none when no requested value is among them).
+    public var supportedACRValues: [String]
+    /// Whether id_tokens carry `auth_time` even when the request had no `max_age`.
+    public var alwaysIncludesAuthTime: Bool
+    /// How long a device code (RFC 8628) may be polled with after it was issued (`expires_in`).
+    public var deviceCodeLifetime: Duration
+    /// The device polling interval announced (`interval`); a poll sooner than it after the
+    /// previous one is answered `slow_down`, and the interval grows by 5 s.
+    public var devicePollingInterval: Duration
 
     /// Creates a configuration; every parameter has the 1pass.dev-shaped default.
     public init(
@@ -59,7 +71,12 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         rotatesRefreshTokens: Bool = true,
         issuesIDTokenOnRefresh: Bool = true,
         includesIssuerInCallback: Bool = true,
-        refreshTokenReuseGracePeriod: Duration? = nil
+        refreshTokenReuseGracePeriod: Duration? = nil,
+        postLogoutRedirectURIs: [URL] = [URL(string: "com.example.app://oauth/logged-out")!],
+        supportedACRValues: [String] = ["urn:sessionkit:sim:pwd", "urn:sessionkit:sim:mfa"],
+        alwaysIncludesAuthTime: Bool = false,
+        deviceCodeLifetime: Duration = .seconds(600),
+        devicePollingInterval: Duration = .seconds(5)
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -76,6 +93,11 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         self.issuesIDTokenOnRefresh = issuesIDTokenOnRefresh
         self.includesIssuerInCallback = includesIssuerInCallback
         self.refreshTokenReuseGracePeriod = refreshTokenReuseGracePeriod
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
+        self.supportedACRValues = supportedACRValues
+        self.alwaysIncludesAuthTime = alwaysIncludesAuthTime
+        self.deviceCodeLifetime = deviceCodeLifetime
+        self.devicePollingInterval = devicePollingInterval
     }
 
     /// The issuer as it appears in `iss` and the discovery document (no trailing slash).

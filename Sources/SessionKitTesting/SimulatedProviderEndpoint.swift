@@ -12,6 +12,10 @@ public enum SimulatedProviderEndpoint: String, Sendable, Hashable, CaseIterable,
     case deviceKeyExchange
     /// `DELETE /api/v1/me/connected_apps/{client_id}` (app disconnect, Bearer device key).
     case disconnect
+    /// `GET /oauth/userinfo` (OpenID Connect Core §5.3, Bearer access token).
+    case userInfo
+    /// `POST /oauth/device_authorization` (RFC 8628 §3.1).
+    case deviceAuthorization
 
     /// The path under the issuer; for ``disconnect`` the prefix the client id follows.
     public var path: String {
@@ -22,14 +26,16 @@ public enum SimulatedProviderEndpoint: String, Sendable, Hashable, CaseIterable,
         case .revocation: "/oauth/revoke"
         case .deviceKeyExchange: "/api/v1/me/device_keys/exchange"
         case .disconnect: "/api/v1/me/connected_apps/"
+        case .userInfo: "/oauth/userinfo"
+        case .deviceAuthorization: "/oauth/device_authorization"
         }
     }
 
     /// The only method the endpoint accepts.
     public var method: String {
         switch self {
-        case .discovery, .jwks: "GET"
-        case .token, .revocation, .deviceKeyExchange: "POST"
+        case .discovery, .jwks, .userInfo: "GET"
+        case .token, .revocation, .deviceKeyExchange, .deviceAuthorization: "POST"
         case .disconnect: "DELETE"
         }
     }
@@ -40,4 +46,12 @@ public enum SimulatedProviderEndpoint: String, Sendable, Hashable, CaseIterable,
     /// The path of the authorization endpoint, which is not served over HTTP but through
     /// ``SimulatedProvider/authorize(_:subject:decision:)``.
     public static let authorizationPath = "/oauth/authorize"
+
+    /// The path of the end-session endpoint (RP-Initiated Logout 1.0), which a browser visits:
+    /// it is played through ``SimulatedProvider/endSession(_:)``, not served over HTTP.
+    public static let endSessionPath = "/oauth/logout"
+
+    /// The path of the page where a person enters a device sign-in's user code (RFC 8628 §3.3),
+    /// played through ``SimulatedProvider/decideDeviceAuthorization(userCode:subject:decision:)``.
+    public static let deviceVerificationPath = "/device"
 }

@@ -26,6 +26,9 @@ public enum SimulatedProviderFault: Sendable, Equatable, CustomStringConvertible
     case notFound
     /// `200` with a truncated JSON body.
     case malformedJSON
+    /// Any status with exactly this body (empty, unparsable, an unknown error): a provider that
+    /// bends RFC 6749 §5.2.
+    case rawAnswer(status: Int, body: String)
     /// The request is processed at once; the response arrives after the given delay on the injected clock.
     case slow(Duration)
     /// The next token response carries an id_token altered as described (token endpoint only;
@@ -76,6 +79,7 @@ public enum SimulatedProviderFault: Sendable, Equatable, CustomStringConvertible
         case .forbidden: "forbidden"
         case .notFound: "notFound"
         case .malformedJSON: "malformedJSON"
+        case .rawAnswer(let status, let body): "rawAnswer(\(status), \(body.count) bytes)"
         case .slow(let delay): "slow(\(delay))"
         case .tamperedIDToken(let tampering): "tamperedIDToken(\(tampering))"
         }

@@ -18,12 +18,27 @@ enum SimulatedProviderForm {
 
     /// Decodes a URL's query component as RFC 3986 reads it (`+` is a plus).
     static func decodeQuery(of url: URL) throws(Failure) -> [String: String] {
+        try decodeQuery(of: url, repeatable: []).single
+    }
+
+    /// Decodes a URL's query; the names in `repeatable` (RFC 8707 `resource`) may appear several
+    /// times and are collected in order, any other repeated name fails.
+    static func decodeQuery(
+        of url: URL, repeatable: Set<String>
+    ) throws(Failure) -> (single: [String: String], repeated: [String: [String]]) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { throw .undecodable }
-        return try decode(components.percentEncodedQuery ?? "", plusIsSpace: false)
+        return try decode(components.percentEncodedQuery ?? "", plusIsSpace: false, repeatable: repeatable)
     }
 
     private static func decode(_ text: String, plusIsSpace: Bool) throws(Failure) -> [String: String] {
+        try decode(text, plusIsSpace: plusIsSpace, repeatable: []).single
+    }
+
+    private static func decode(
+        _ text: String, plusIsSpace: Bool, repeatable: Set<String>
+    ) throws(Failure) -> (single: [String: String], repeated: [String: [String]]) {
         var result: [String: String] = [:]
+        var repeated: [String: [String]] = [:]
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let rawName = String(parts[0])
@@ -31,10 +46,14 @@ enum SimulatedProviderForm {
             guard let name = unescape(rawName, plusIsSpace: plusIsSpace),
                 let value = unescape(rawValue, plusIsSpace: plusIsSpace)
             else { throw .undecodable }
+            if repeatable.contains(name) {
+                repeated[name, default: []].append(value)
+                continue
+            }
             guard result[name] == nil else { throw .repeated(name) }
             result[name] = value
         }
-        return result
+        return (result, repeated)
     }
 
     private static func unescape(_ text: String, plusIsSpace: Bool) -> String? {

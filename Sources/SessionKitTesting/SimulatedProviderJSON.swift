@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitJOSE
 
 /// A JSON value the simulated provider writes, with its keys in the order they were given.
 ///
@@ -7,7 +8,9 @@ import Foundation
 enum SimulatedProviderJSON: Sendable {
     case string(String)
     case integer(Int)
+    case number(Double)
     case bool(Bool)
+    case null
     case array([SimulatedProviderJSON])
     case object([(String, SimulatedProviderJSON)])
 
@@ -16,10 +19,26 @@ enum SimulatedProviderJSON: Sendable {
         switch self {
         case .string(let text): Self.quote(text)
         case .integer(let number): String(number)
+        case .number(let number):
+            number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
         case .bool(let flag): flag ? "true" : "false"
+        case .null: "null"
         case .array(let items): "[" + items.map(\.serialized).joined(separator: ",") + "]"
         case .object(let members):
             "{" + members.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// A claim value as the provider writes it; object members in name order, so output is stable.
+    init(_ claim: ClaimValue) {
+        switch claim {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .number(let number): self = .number(number)
+        case .string(let text): self = .string(text)
+        case .array(let elements): self = .array(elements.map(SimulatedProviderJSON.init))
+        case .object(let members):
+            self = .object(members.keys.sorted().map { ($0, SimulatedProviderJSON(members[$0] ?? .null)) })
         }
     }
 

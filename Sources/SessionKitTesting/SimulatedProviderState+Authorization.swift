@@ -11,8 +11,11 @@ extension SimulatedProviderState {
                 + SimulatedProviderEndpoint.authorizationPath
         else { throw .notAuthorizationEndpoint }
         let query: [String: String]
+        let resources: [String]
         do {
-            query = try SimulatedProviderForm.decodeQuery(of: url)
+            let decoded = try SimulatedProviderForm.decodeQuery(of: url, repeatable: ["resource"])
+            query = decoded.single
+            resources = decoded.repeated["resource"] ?? []
         } catch .repeated("client_id") {
             throw .unknownClient
         } catch .repeated("redirect_uri") {
@@ -30,7 +33,19 @@ extension SimulatedProviderState {
 
         // From here on the redirect URI is verified, so errors go back to it (RFC 6749 §4.1.2.1).
         let state = query["state"]
+        let options = RequestOptions(query: query, supportedACRValues: configuration.supportedACRValues)
+        var authenticated = false
+        func record(_ error: String?) {
+            authorizationRecords.append(
+                SimulatedProviderAuthorizationRecord(
+                    subject: subject, scopes: (query["scope"] ?? "").split(separator: " ").map(String.init), prompt: options.prompt,
+                    maxAge: options.maxAge, loginHint: query["login_hint"], hadIDTokenHint: query["id_token_hint"] != nil,
+                    uiLocales: options.words("ui_locales"), acrValues: options.acrValues, acrIsEssential: options.acrIsEssential,
+                    resources: resources, otherParameterNames: options.otherParameterNames, authenticated: authenticated,
+                    error: error, receivedAt: now))
+        }
         func callback(_ parameters: [(String, String)]) -> URL {
+            record(parameters.first { $0.0 == "error" }?.1)
             var all = parameters
             if let state { all.append(("state", state)) }
             if configuration.includesIssuerInCallback { all.append(("iss", configuration.issuerString)) }
@@ -49,9 +64,26 @@ extension SimulatedProviderState {
         guard query["code_challenge_method"] == "S256" else {
             return callback([("error", "invalid_request"), ("error_description", "only the S256 PKCE method is supported")])
         }
+        guard !options.prompt.contains("none") || options.prompt.count == 1 else {
+            return callback([("error", "invalid_request"), ("error_description", "prompt=none stands alone")])
+        }
+        guard options.maxAge.map({ $0 >= 0 }) ?? true, query["max_age"].map({ Int($0) != nil }) ?? true else {
+            return callback([("error", "invalid_request"), ("error_description", "max_age is not a non-negative integer")])
+        }
+        // The simulated browser's session decides whether the person must authenticate again
+        // (OIDC Core §3.1.2.1: prompt=login, max_age exceeded, or no session yet).
+        let session = browserSessions[subject]
+        let tooOld = options.maxAge.map { maxAge in session.map { now.timeIntervalSince($0) > Double(maxAge) } ?? true } ?? false
+        authenticated = session == nil || options.prompt.contains("login") || tooOld
+        if options.prompt.contains("none"), authenticated {
+            authenticated = false
+            return callback([("error", "login_required"), ("error_description", "the person must sign in")])
+        }
         guard decision == .approve else {
             return callback([("error", "access_denied"), ("error_description", "the person declined")])
         }
+        let authTime = authenticated ? now : (session ?? now)
+        browserSessions[subject] = authTime
         let code: String
         do {
             code = try RandomToken.generate(byteCount: 32)
@@ -60,8 +92,49 @@ extension SimulatedProviderState {
         }
         codes[code] = AuthorizationCode(
             clientID: configuration.clientID, redirectURI: redirectURI, challenge: challenge, nonce: query["nonce"],
-            subject: subject, scope: scope, issuedAt: now)
+            subject: subject, scope: scope, issuedAt: now,
+            authTime: options.maxAge != nil || configuration.alwaysIncludesAuthTime ? authTime : nil, acr: options.acr)
         return callback([("code", code)])
+    }
+}
+
+/// The options of an authorization request the simulated provider interprets.
+private struct RequestOptions {
+    var prompt: [String]
+    var maxAge: Int?
+    var acrValues: [String]
+    var acrIsEssential: Bool
+    /// The first requested `acr` the provider supports.
+    var acr: String?
+    var otherParameterNames: [String]
+    let query: [String: String]
+
+    private static let interpreted: Set<String> = [
+        "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
+        "prompt", "max_age", "login_hint", "id_token_hint", "ui_locales", "acr_values", "claims", "resource",
+    ]
+
+    init(query: [String: String], supportedACRValues: [String]) {
+        self.query = query
+        prompt = []
+        acrValues = []
+        acrIsEssential = false
+        otherParameterNames = query.keys.filter { !Self.interpreted.contains($0) }.sorted()
+        prompt = words("prompt")
+        maxAge = query["max_age"].flatMap { Int($0) }
+        acrValues = words("acr_values")
+        if let claims = query["claims"], let object = try? JSONSerialization.jsonObject(with: Data(claims.utf8)) as? [String: Any],
+            let idToken = object["id_token"] as? [String: Any], let acr = idToken["acr"] as? [String: Any]
+        {
+            acrIsEssential = acr["essential"] as? Bool ?? false
+            if let values = acr["values"] as? [String], acrValues.isEmpty { acrValues = values }
+        }
+        acr = acrValues.first { supportedACRValues.contains($0) }
+    }
+
+    /// A space-separated parameter's values.
+    func words(_ name: String) -> [String] {
+        (query[name] ?? "").split(separator: " ").map(String.init)
     }
 }
 

@@ -11,8 +11,17 @@ extension SimulatedProviderState {
             ("token_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.token.path))),
             ("jwks_uri", .string(configuration.url(for: SimulatedProviderEndpoint.jwks.path))),
             ("revocation_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.revocation.path))),
+            ("userinfo_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.userInfo.path))),
+            ("end_session_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.endSessionPath))),
+            ("device_authorization_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.deviceAuthorization.path))),
             ("response_types_supported", .array([.string("code")])),
-            ("grant_types_supported", .array([.string("authorization_code"), .string("refresh_token")])),
+            (
+                "grant_types_supported",
+                .array([.string("authorization_code"), .string("refresh_token"), .string(ProviderClient.deviceCodeGrantType)])
+            ),
+            ("prompt_values_supported", .array(["none", "login", "consent", "select_account"].map(SimulatedProviderJSON.string))),
+            ("acr_values_supported", .array(configuration.supportedACRValues.map(SimulatedProviderJSON.string))),
+            ("claims_parameter_supported", .bool(true)),
             ("subject_types_supported", .array([.string("public")])),
             ("id_token_signing_alg_values_supported", .array([.string("RS256")])),
             ("code_challenge_methods_supported", .array([.string("S256")])),

@@ -18,6 +18,7 @@ extension SimulatedProviderState {
         switch form["grant_type"] {
         case "authorization_code": return exchangeCode(form, now: now, tampering: tampering)
         case "refresh_token": return refresh(form, now: now, tampering: tampering)
+        case ProviderClient.deviceCodeGrantType: return pollDeviceCode(form, now: now, tampering: tampering)
         case nil: return Self.error(400, "invalid_request", "grant_type is missing")
         default: return Self.error(400, "unsupported_grant_type")
         }
@@ -49,7 +50,8 @@ extension SimulatedProviderState {
             return Self.error(400, "invalid_grant", "PKCE verification failed")
         }
         let grantID = nextGrantID
-        let grant = Grant(subject: record.subject, clientID: record.clientID, scope: record.scope)
+        let grant = Grant(
+            subject: record.subject, clientID: record.clientID, scope: record.scope, authTime: record.authTime, acr: record.acr)
         let answer = issueTokens(for: grant, grantID: grantID, nonce: record.nonce, isRefresh: false, now: now, tampering: tampering)
         if answer.response.status == 200 {
             nextGrantID += 1
@@ -102,7 +104,7 @@ extension SimulatedProviderState {
     }
 
     /// Builds and signs everything first, then records it, so a signing failure changes nothing.
-    private mutating func issueTokens(
+    mutating func issueTokens(
         for grant: Grant, grantID: Int, nonce: String?, isRefresh: Bool, now: Date,
         tampering: SimulatedProviderFault.IDTokenTampering?
     ) -> Answer {
@@ -117,7 +119,7 @@ extension SimulatedProviderState {
                 !isRefresh || configuration.issuesIDTokenOnRefresh
                 ? try makeIDToken(
                     subject: grant.subject, clientID: grant.clientID, nonce: nonce, accessToken: accessToken, now: now,
-                    tampering: tampering)
+                    tampering: tampering, authTime: grant.authTime, acr: grant.acr)
                 : nil
         } catch {
             return Self.error(500, "server_error", "the tokens could not be issued")
@@ -146,7 +148,7 @@ extension SimulatedProviderState {
     /// Signs an id_token with the current key, altered as `tampering` asks.
     func makeIDToken(
         subject: String, clientID: String, nonce: String?, accessToken: String?, now: Date,
-        tampering: SimulatedProviderFault.IDTokenTampering?
+        tampering: SimulatedProviderFault.IDTokenTampering?, authTime: Date? = nil, acr: String? = nil
     ) throws(CryptoError) -> String {
         var issuer = configuration.issuerString
         var sub = subject
@@ -177,6 +179,9 @@ extension SimulatedProviderState {
         if audiences.count > 1 { claims.append(("azp", .string(clientID))) }
         if let nonce { claims.append(("nonce", .string(nonce))) }
         if let accessToken { claims.append(("at_hash", .string(AccessTokenHash.compute(for: accessToken)))) }
+        if let authTime { claims.append(("auth_time", .integer(Self.seconds(authTime)))) }
+        if let acr { claims.append(("acr", .string(acr))) }
+        claims += personClaims(of: subject)
         if let user = users[subject] {
             if let value = user.canonicalSubject { claims.append(("canonical_sub", .string(value))) }
             if let value = user.isCanonical { claims.append(("is_canonical", .bool(value))) }
@@ -185,12 +190,41 @@ extension SimulatedProviderState {
             }
             if let value = user.isAnonymous { claims.append(("anonymous", .bool(value))) }
             if let value = user.wasPreviouslyAnonymous { claims.append(("previously_anonymous", .bool(value))) }
-            if let value = user.email { claims.append(("email", .string(value))) }
+            if let value = user.authenticationMethods { claims.append(("amr", .array(value.map(SimulatedProviderJSON.string)))) }
         }
 
         let token = try CompactJWS.signRS256(
             payload: SimulatedProviderJSON.object(claims).bytes, keyID: keyID, key: currentKey.key)
         return tampering == .badSignature ? Self.corruptingSignature(of: token) : token
+    }
+
+    /// The registered standard and additional claims about `subject`, as id_tokens and UserInfo
+    /// answers carry them: the standard ones in OIDC Core §5.1 order, then the others by name.
+    func personClaims(of subject: String) -> [(String, SimulatedProviderJSON)] {
+        guard let user = users[subject] else { return [] }
+        let profile = user.profile
+        var claims: [(String, SimulatedProviderJSON)] = []
+        let strings: [(String, String?)] = [
+            ("name", profile.name), ("given_name", profile.givenName), ("family_name", profile.familyName),
+            ("preferred_username", profile.preferredUsername), ("picture", profile.picture),
+            ("email", profile.email ?? user.email),
+        ]
+        for case (let name, let value?) in strings {
+            claims.append((name, .string(value)))
+        }
+        if let value = profile.emailVerified { claims.append(("email_verified", .bool(value))) }
+        if let value = profile.locale { claims.append(("locale", .string(value))) }
+        if let value = profile.updatedAt { claims.append(("updated_at", .integer(Self.seconds(value)))) }
+        // A name the provider writes itself is never repeated: a token with a duplicate member is malformed.
+        let written: Set<String> = [
+            "iss", "sub", "aud", "azp", "exp", "iat", "nbf", "nonce", "at_hash", "auth_time", "acr", "amr", "canonical_sub",
+            "is_canonical", "linked_subs", "anonymous", "previously_anonymous", "name", "given_name", "family_name",
+            "preferred_username", "picture", "email", "email_verified", "locale", "updated_at",
+        ]
+        for name in user.additionalClaims.keys.sorted() where !written.contains(name) {
+            claims.append((name, SimulatedProviderJSON(user.additionalClaims[name] ?? .null)))
+        }
+        return claims
     }
 
     /// Changes the first character of the signature, which flips signature bits while keeping it valid base64url.

@@ -46,6 +46,10 @@ struct SimulatedProviderState {
         let subject: String
         let scope: String
         let issuedAt: Date
+        /// The `auth_time` id_tokens from this code carry; nil leaves the claim out.
+        var authTime: Date?
+        /// The `acr` id_tokens from this code carry.
+        var acr: String?
         /// Set once the code was exchanged; a second exchange revokes this grant.
         var grantID: Int?
     }
@@ -60,6 +64,27 @@ struct SimulatedProviderState {
         var previousRefreshToken: String?
         var previousRetiredAt: Date?
         var isRevoked = false
+        /// The `auth_time` every id_token of this grant carries (a refresh keeps the original one).
+        var authTime: Date?
+        /// The `acr` every id_token of this grant carries.
+        var acr: String?
+    }
+
+    /// One device authorization (RFC 8628) from request to tokens.
+    struct DeviceCode {
+        let clientID: String
+        let scope: String
+        let userCode: String
+        let expiresAt: Date
+        /// The current polling interval in seconds; `slow_down` adds 5.
+        var interval: Double
+        var lastPollAt: Date?
+        var polls = 0
+        var script: SimulatedProviderDeviceScript?
+        /// Set once the person decided.
+        var decision: (subject: String, decision: SimulatedProviderDecision, at: Date)?
+        /// Set once tokens were issued or the denial was answered: later polls get `invalid_grant`.
+        var isFinished = false
     }
 
     struct RefreshTokenRecord {
@@ -99,6 +124,15 @@ struct SimulatedProviderState {
     var accessTokens: [String: AccessTokenRecord] = [:]
     var devices: [String: Device] = [:]
     var deviceKeys: [String: DeviceKeyRecord] = [:]
+    /// The simulated browser's sessions: when each subject last authenticated.
+    var browserSessions: [String: Date] = [:]
+    var authorizationRecords: [SimulatedProviderAuthorizationRecord] = []
+    var endSessionRecords: [SimulatedProviderEndSessionRecord] = []
+    var deviceCodes: [String: DeviceCode] = [:]
+    var deviceScripts: [SimulatedProviderDeviceScript] = []
+    var deviceCodeCounter = 0
+    /// A `sub` the UserInfo endpoint answers with instead of the token's, to test the §5.3.2 check.
+    var userInfoSubjectOverride: String?
 
     var faults: [SimulatedProviderEndpoint: [(fault: SimulatedProviderFault, remaining: Int)]] = [:]
     var log: [SimulatedProviderLogEntry] = []
@@ -201,6 +235,8 @@ struct SimulatedProviderState {
         case .revocation: revocationAnswer(request)
         case .deviceKeyExchange: deviceKeyExchangeAnswer(request, now: now)
         case .disconnect: disconnectAnswer(request, clientID: clientIDSegment ?? "", now: now)
+        case .userInfo: userInfoAnswer(request, now: now)
+        case .deviceAuthorization: deviceAuthorizationAnswer(request, now: now)
         }
     }
 
@@ -256,7 +292,7 @@ struct SimulatedProviderState {
     }
 
     static func cannedAnswer(_ fault: SimulatedProviderFault, endpoint: SimulatedProviderEndpoint) -> Answer {
-        let usesBearer = endpoint == .deviceKeyExchange || endpoint == .disconnect
+        let usesBearer = endpoint == .deviceKeyExchange || endpoint == .disconnect || endpoint == .userInfo
         switch fault {
         case .serverError(let status, let retryAfter):
             return error(
@@ -275,6 +311,8 @@ struct SimulatedProviderState {
         case .malformedJSON:
             let body = Data(#"{"access_token":"#.utf8)
             return Answer(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body))
+        case .rawAnswer(let status, let body):
+            return Answer(HTTPResponse(status: status, headers: [:], body: Data(body.utf8)))
         case .timeout, .timeoutAfterProcessing, .connectionFailure, .slow, .tamperedIDToken:
             // The caller handles these before asking for a canned answer.
             return error(500, "server_error")

@@ -1,6 +1,10 @@
-/// The account-identity claims a ``SimulatedProvider`` puts in id_tokens for one subject.
+import SessionKitJOSE
+
+/// The claims a ``SimulatedProvider`` puts in id_tokens and UserInfo answers for one subject:
+/// account identity, the standard claims about the person, and any other claim.
 ///
-/// A subject that was never registered gets a plain id_token (`sub` only). Registering the same
+/// A subject that was never registered gets a plain id_token (`sub` only). The simulated
+/// provider releases every registered claim whatever the scopes. Registering the same
 /// subject again replaces its claims; the next id_token (for example after a refresh) carries them,
 /// which is how a test shows an anonymous user being promoted or accounts being linked.
 public struct SimulatedProviderUser: Sendable, Equatable {
@@ -18,11 +22,20 @@ public struct SimulatedProviderUser: Sendable, Equatable {
     public var wasPreviouslyAnonymous: Bool?
     /// The `email` claim.
     public var email: String?
+    /// The standard claims about the person (`name`, `given_name`, …); a non-nil
+    /// ``ProfileClaims/email`` wins over ``email``.
+    public var profile: ProfileClaims
+    /// The `amr` claim: how the person authenticated.
+    public var authenticationMethods: [String]?
+    /// Any other claims, by name (`tenant`, `roles`, …), in id_tokens and UserInfo answers alike.
+    public var additionalClaims: [String: ClaimValue]
 
     /// Creates a user; every claim but `sub` is left out unless given.
     public init(
         subject: String, canonicalSubject: String? = nil, isCanonical: Bool? = nil, linkedSubjects: [String]? = nil,
-        isAnonymous: Bool? = nil, wasPreviouslyAnonymous: Bool? = nil, email: String? = nil
+        isAnonymous: Bool? = nil, wasPreviouslyAnonymous: Bool? = nil, email: String? = nil,
+        profile: ProfileClaims = ProfileClaims(), authenticationMethods: [String]? = nil,
+        additionalClaims: [String: ClaimValue] = [:]
     ) {
         self.subject = subject
         self.canonicalSubject = canonicalSubject
@@ -31,5 +44,8 @@ public struct SimulatedProviderUser: Sendable, Equatable {
         self.isAnonymous = isAnonymous
         self.wasPreviouslyAnonymous = wasPreviouslyAnonymous
         self.email = email
+        self.profile = profile
+        self.authenticationMethods = authenticationMethods
+        self.additionalClaims = additionalClaims
     }
 }

@@ -4,8 +4,8 @@ import SessionKitJOSE
 import Synchronization
 
 /// A `Session` wired to the test kit: a ``TestClock``, a ``SimulatedProvider``, a
-/// ``ScriptedPresenter`` and an ``InMemoryCredentialStore``, plus an ordered log of everything the
-/// session published.
+/// ``ScriptedPresenter`` and an ``InMemoryCredentialStore``, an ordered log of everything the
+/// session published, and waits on conditions (a stage, an event, waiting callers, requests).
 ///
 /// It is what an app's own tests (and the walkthrough) build on:
 ///
@@ -13,10 +13,16 @@ import Synchronization
 /// let env = try SimulatedSessionEnvironment()
 /// env.presenter.enqueue(.approve(subject: "alice"))
 /// try await env.session.signIn()
-/// env.clock.advance(by: .seconds(3540))
-/// _ = try await env.session.validAccessToken()   // refreshes, verified
-/// #expect(env.provider.tokenRequestCount == 2)
+/// env.provider.script(.serverError(status: 503), on: .revocation, times: 2)
+/// let signOut = Task { try await env.session.signOut() }
+/// await env.advanceToNextSleeper()             // first retry after its backoff
+/// await env.advanceToNextSleeper()             // second retry; the provider confirms
+/// try await signOut.value
+/// #expect(await env.session.stage == .signedOut)
 /// ```
+///
+/// Every wait checks its condition now and again after each change of the session, the clock,
+/// the provider, the presenter, the store or the event log: no polling and no real time.
 public final class SimulatedSessionEnvironment: Sendable {
     /// The clock every wait runs on.
     public let clock: TestClock
@@ -27,10 +33,15 @@ public final class SimulatedSessionEnvironment: Sendable {
     /// The credential store (and device-credential store).
     public let store: InMemoryCredentialStore
     /// The session under test.
-    public let session: Session<TestClock>
+    public let session: Session
     /// The session's configuration.
     public let configuration: SessionConfiguration
+    /// Wakes the waits; notified by every part of the environment.
+    public let signal = ChangeSignal()
     private let log = EventLog()
+    private let seed: UInt64
+    /// The wall-clock date at simulated time zero.
+    public let epoch: Date
 
     /// Builds the environment.
     ///
@@ -45,28 +56,60 @@ public final class SimulatedSessionEnvironment: Sendable {
         configure: (inout SessionConfiguration) -> Void = { _ in }
     ) throws {
         self.clock = clock
+        self.epoch = clock.wallClockNow()
         let keys = try SimulatedProviderKeys.shared(count: 3)
-        let provider = try SimulatedProvider(configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: keys)
+        let provider = try SimulatedProvider(
+            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: keys)
         self.provider = provider
         self.presenter = ScriptedPresenter(provider: provider)
         self.store = store
-        var configuration = SessionConfiguration(
-            provider: try ProviderConfiguration.onePass(
-                clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI, issuer: providerConfiguration.issuer))
+        self.seed = seed
+        var configuration = SessionConfiguration(provider: try provider.providerConfiguration())
         configure(&configuration)
         self.configuration = configuration
+        self.session = Self.makeSession(configuration, provider: provider, presenter: presenter, store: store, clock: clock, seed: seed)
+        for feed in [session.changes, clock.changes, provider.changes, presenter.changes, store.changes] { signal.watch(feed) }
+    }
+
+    private static func makeSession(
+        _ configuration: SessionConfiguration, provider: SimulatedProvider<TestClock>, presenter: ScriptedPresenter,
+        store: InMemoryCredentialStore, clock: TestClock, seed: UInt64
+    ) -> Session {
         let deviceKeys = DeviceKeyManager(
             endpoint: configuration.provider.deviceKeyExchangeEndpoint!, platform: configuration.devicePlatform, transport: provider,
             store: store, now: { clock.wallClockNow() }, makeDeviceUUID: { "00000000-0000-4000-8000-000000000001" })
-        self.session = Session(
+        return Session(
             configuration: configuration, transport: provider, store: store, presenter: presenter, deviceKeys: deviceKeys,
             clock: clock, wallClock: { clock.wallClockNow() }, random: SeededRandomNumberGenerator(seed: seed))
     }
 
+    /// A second `Session` on the same provider, store and clock: the app after a relaunch. Its
+    /// events go to the same log once recording started, and its changes wake the same waits.
+    public func relaunch() async -> Session {
+        let relaunched = Self.makeSession(configuration, provider: provider, presenter: presenter, store: store, clock: clock, seed: seed)
+        signal.watch(relaunched.changes)
+        if log.isRecording {
+            let log = self.log
+            let signal = self.signal
+            await relaunched.addObserver { event in
+                log.append(event)
+                signal.notify()
+            }
+        }
+        return relaunched
+    }
+
+    // MARK: - Recording
+
     /// Starts recording the session's events into ``events``. Call once, before the scenario.
     public func startRecording() async {
         let log = self.log
-        await session.addObserver { event in log.append(event) }
+        let signal = self.signal
+        log.isRecording = true
+        await session.addObserver { event in
+            log.append(event)
+            signal.notify()
+        }
     }
 
     /// Everything the session published since ``startRecording()``, in order.
@@ -82,25 +125,100 @@ public final class SimulatedSessionEnvironment: Sendable {
         }
     }
 
+    /// The recorded `retrying` reasons, in order.
+    public var retries: [(attempt: Int, afterSeconds: Double, because: String)] {
+        events.compactMap { event in
+            guard case .transition(let transition) = event, case .retrying(let attempt, let after, let because) = transition.reason
+            else { return nil }
+            return (attempt, after, because)
+        }
+    }
+
+    /// How many refresh tokens of earlier sessions were revoked in the background so far.
+    public var deferredRevocations: Int {
+        events.filter { $0 == .deferredRevocationCompleted }.count
+    }
+
     /// Forgets the recorded events.
     public func clearEvents() {
         log.clear()
+    }
+
+    // MARK: - Waiting on conditions
+
+    /// Suspends until `condition` holds: checked now, and again after every change of the
+    /// session, the clock, the provider, the presenter, the store or the recorded events.
+    public func waitUntil(_ condition: () async -> Bool) async {
+        await signal.wait(until: condition)
+    }
+
+    /// Suspends until the session is in `stage`.
+    public func waitForStage(_ stage: SessionStage) async {
+        let session = self.session
+        await signal.wait { await session.stage == stage }
+    }
+
+    /// Suspends until `count` callers wait for the refresh in flight.
+    public func waitForWaitingCallers(_ count: Int) async {
+        let session = self.session
+        await signal.wait { await session.waitingCallerCount == count }
+    }
+
+    /// Suspends until a recorded event (since ``startRecording()``) satisfies `predicate`.
+    public func waitForEvent(where predicate: @escaping (SessionEvent) -> Bool) async {
+        let log = self.log
+        await signal.wait { log.events.contains(where: predicate) }
+    }
+
+    /// Suspends until `count` background revocations of earlier refresh tokens completed.
+    public func waitForDeferredRevocations(_ count: Int) async {
+        await waitUntil { self.deferredRevocations >= count }
+    }
+
+    /// Suspends until the provider received `count` requests at `endpoint` in all.
+    public func waitForRequests(_ count: Int, at endpoint: SimulatedProviderEndpoint) async {
+        let provider = self.provider
+        await signal.wait { provider.requestCount(for: endpoint) >= count }
+    }
+
+    /// Waits until `count` tasks sleep on the clock, then moves time to the earliest deadline.
+    /// Returns how far time moved.
+    @discardableResult
+    public func advanceToNextSleeper(count: Int = 1) async -> Duration? {
+        await clock.waitForSleepers(count: count)
+        return clock.advanceToNextDeadline()
+    }
+
+    /// Simulated seconds since the clock started.
+    public var elapsed: Double {
+        let (seconds, attoseconds) = clock.now.offset.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 
 /// The recorded events, shared with the session's observer.
 private final class EventLog: Sendable {
-    private let storage = Locked<[SessionEvent]>([])
+    private struct State {
+        var events: [SessionEvent] = []
+        var isRecording = false
+    }
+
+    private let storage = Locked(State())
 
     func append(_ event: SessionEvent) {
-        storage.withLock { $0.append(event) }
+        storage.withLock { $0.events.append(event) }
     }
 
     var events: [SessionEvent] {
-        storage.withLock { $0 }
+        storage.withLock { $0.events }
+    }
+
+    var isRecording: Bool {
+        get { storage.withLock { $0.isRecording } }
+        set { storage.withLock { $0.isRecording = newValue } }
     }
 
     func clear() {
-        storage.withLock { $0.removeAll() }
+        storage.withLock { $0.events.removeAll() }
     }
 }

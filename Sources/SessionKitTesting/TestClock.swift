@@ -101,6 +101,9 @@ public final class TestClock: Clock, Sendable {
         state.withLock { $0.sleepers.map(\.deadline).min() }
     }
 
+    /// Notified after every change of the sleepers, for ``SimulatedSessionEnvironment``'s waits.
+    package let changes = SessionChangeFeed()
+
     /// Suspends until `deadline` has been reached by advancing the clock, or throws
     /// `CancellationError` when the calling task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
@@ -119,6 +122,7 @@ public final class TestClock: Clock, Sendable {
                     return nil
                 }
                 if let outcome { continuation.resume(with: outcome) }
+                changes.notify()
             }
         } onCancel: {
             let sleeper: Sleeper? = state.withLock { state in
@@ -129,6 +133,7 @@ public final class TestClock: Clock, Sendable {
                 return nil
             }
             sleeper?.continuation.resume(throwing: CancellationError())
+            changes.notify()
         }
     }
 
@@ -180,6 +185,7 @@ public final class TestClock: Clock, Sendable {
             return due
         }
         for sleeper in due { sleeper.continuation.resume() }
+        changes.notify()
     }
 
     /// Moves time to the earliest sleeper's deadline and resumes the sleepers due then.

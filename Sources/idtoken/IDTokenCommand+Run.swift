@@ -99,12 +99,12 @@ extension IDTokenCommand {
             } catch {
                 throw InputError(message: "cannot read the token from standard input")
             }
-            // A pasted or piped token usually ends in a newline; nothing else is trimmed.
+            // A pasted or piped token usually ends in a newline; nothing else is trimmed. What is
+            // left may be empty: that is a token too, and judged like any other (`malformed`).
             var text = String(decoding: bytes, as: UTF8.self)
             while let last = text.last, last.isWhitespace {
                 text.removeLast()
             }
-            guard !text.isEmpty else { throw InputError(message: "standard input held no token") }
             return text
         }
     }

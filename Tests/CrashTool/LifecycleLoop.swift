@@ -17,7 +17,7 @@ enum LifecycleLoop {
             let stage = try await session.restore()
             ToolOutput.emit("restored \(stage)")
         } catch {
-            ToolOutput.emit("error restore \(error.code)")
+            ToolOutput.emit("error restore \(error.toolCode)")
             return 2
         }
         while true {
@@ -45,7 +45,7 @@ enum LifecycleLoop {
                     ending = .signOut
                 }
             } catch {
-                ToolOutput.emit("error step \(error.code)")
+                ToolOutput.emit("error step \(error.toolCode)")
                 return 2
             }
         }

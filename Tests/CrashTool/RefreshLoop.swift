@@ -13,7 +13,7 @@ enum RefreshLoop {
             let stage = try await session.restore()
             ToolOutput.emit("restored \(stage)")
         } catch {
-            ToolOutput.emit("error \(error.code)")
+            ToolOutput.emit("error \(error.toolCode)")
             summary.restoreFailed = true
         }
         summary.restoreRequests = tool.transport.count("token:refresh_token")
@@ -28,7 +28,7 @@ enum RefreshLoop {
                 } catch {
                     summary.errors += 1
                     if error == .refreshTokenRejected { summary.invalidGrant += 1 }
-                    ToolOutput.emit("error \(error.code)")
+                    ToolOutput.emit("error \(error.toolCode)")
                 }
             }
         }

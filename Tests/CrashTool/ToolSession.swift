@@ -4,7 +4,7 @@ import SessionKit
 /// The session a mode runs: a file store, real HTTP on a continuous clock, the provider's
 /// configuration (discovered, or the 1pass.dev profile for the simulated provider).
 struct ToolSession {
-    let session: Session<ContinuousClock>
+    let session: Session
     let transport: TracingTransport
 
     static func make(_ options: ToolOptions) async throws -> ToolSession {

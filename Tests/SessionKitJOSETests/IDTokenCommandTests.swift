@@ -123,8 +123,19 @@ import Testing
         let badKeys = CommandEnvironment(readFile: { _ in Array("{".utf8) }, readStandardInput: { [] }, now: { .distantPast })
         let invalid = try IDTokenCommand.parse(["verify-signature", "--jwks", "k", token]).run(in: badKeys)
         #expect(invalid.status == 2)
-        let emptyInput = try run(["decode", "-"], stdin: "\n")
-        #expect(emptyInput.status == 2)
+    }
+
+    /// An empty token is a token that fails to parse: a `malformed` verdict, never a usage error,
+    /// whether it comes as an argument or as empty standard input.
+    @Test func anEmptyTokenIsMalformed() throws {
+        let malformed = CommandOutput(standardOutput: #"{"valid":false,"error":"malformed"}"# + "\n", standardError: "", status: 1)
+        #expect(try run(verifyArguments(token: "")) == malformed)
+        #expect(try run(verifyArguments(token: "-"), stdin: "") == malformed)
+        #expect(try run(verifyArguments(token: "-"), stdin: " \r\n") == malformed)
+        #expect(try run(["verify-signature", "--jwks", "keys.json", "-"], stdin: "\n") == malformed)
+        let decoded = try run(["decode", "-"], stdin: "\n")
+        #expect(decoded.standardOutput == #"{"verified":false,"error":"malformed"}"# + "\n")
+        #expect(decoded.status == 1)
     }
 
     @Test(arguments: [

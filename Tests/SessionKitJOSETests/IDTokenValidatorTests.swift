@@ -51,6 +51,8 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
         },
 
         // alg and signature.
+        ValidatorCase(name: "empty token", expected: .malformed) { _ in "" },
+        ValidatorCase(name: "token of dots only", expected: .malformed) { _ in ".." },
         ValidatorCase(name: "alg none with empty signature", expected: .malformed) { f in
             let header = Base64URL.encode(Array(#"{"alg":"none"}"#.utf8))
             let payload = Base64URL.encode(TokenFactory.json(f.standardClaims()))
@@ -499,12 +501,16 @@ struct ValidatorCase: Sendable, CustomTestStringConvertible {
     @Test func errorDescriptionIsTheCode() {
         let all: [IDTokenError] = [
             .malformed, .missingKeyID, .unknownKeyID, .badSignature, .issuerMismatch, .audienceMismatch, .expired,
-            .nonceMismatch, .missingClaim, .accessTokenHashMismatch, .subjectMismatch,
+            .nonceMismatch, .missingClaim, .accessTokenHashMismatch, .subjectMismatch, .missingAuthTime, .authTimeTooOld,
+            .acrMismatch,
         ]
         #expect(all.map(\.description) == all.map(\.code))
         #expect(Set(all.map(\.code)).count == all.count)
         #expect(IDTokenError.accessTokenHashMismatch.code == "at_hash_mismatch")
         #expect(IDTokenError.subjectMismatch.code == "sub_mismatch")
+        #expect(IDTokenError.missingAuthTime.code == "missing_auth_time")
+        #expect(IDTokenError.authTimeTooOld.code == "auth_time_too_old")
+        #expect(IDTokenError.acrMismatch.code == "acr_mismatch")
     }
 }
 

@@ -105,6 +105,54 @@ import Testing
         #expect(!JWK(kty: "rsa").isRS256VerificationCandidate)
     }
 
+    @Test func keyOperationsRules() {
+        #expect(JWK(kty: "RSA", keyOperations: ["verify"]).isRS256VerificationCandidate)
+        #expect(JWK(kty: "RSA", use: "sig", keyOperations: ["sign", "verify"]).isRS256VerificationCandidate)
+        #expect(!JWK(kty: "RSA", keyOperations: ["sign"]).isRS256VerificationCandidate)
+        #expect(!JWK(kty: "RSA", keyOperations: []).isRS256VerificationCandidate)
+        #expect(!JWK(kty: "RSA", keyOperations: ["encrypt"]).isRS256VerificationCandidate)
+        // `use` and `key_ops` together must agree (RFC 7517 §4.3).
+        #expect(!JWK(kty: "RSA", use: "sig", keyOperations: ["verify", "encrypt"]).isRS256VerificationCandidate)
+        #expect(!JWK(kty: "RSA", use: "enc", keyOperations: ["verify"]).isRS256VerificationCandidate)
+    }
+
+    /// RFC 7517 §4.3: a key whose `key_ops` does not allow verification never verifies, even
+    /// with the token's `kid`; a key that allows it does.
+    @Test func keyOperationsDecideWhetherAPublishedKeyVerifies() throws {
+        let key = try #require(TestKeys.provider)
+        let jwk = key.publicJWK(keyID: "k1")
+        func document(_ members: String) -> [UInt8] {
+            Array(#"{"keys":[{"kty":"RSA","kid":"k1",\#(members)"n":"\#(jwk.n ?? "")","e":"\#(jwk.e ?? "")"}]}"#.utf8)
+        }
+        let token = try CompactJWS.signRS256(payload: Array("{}".utf8), keyID: "k1", key: key)
+
+        let signOnly = try JWKS(jsonData: document(#""key_ops":["sign"],"#))
+        #expect(signOnly.keys.first?.keyOperations == ["sign"])
+        #expect(signOnly.verificationKeyCount == 0)
+        #expect(throws: IDTokenError.unknownKeyID) { try CompactJWS.verifyRS256(token, keys: signOnly) }
+
+        let inconsistent = try JWKS(jsonData: document(#""use":"sig","key_ops":["verify","decrypt"],"#))
+        #expect(throws: IDTokenError.unknownKeyID) { try CompactJWS.verifyRS256(token, keys: inconsistent) }
+
+        let verify = try JWKS(jsonData: document(#""use":"sig","key_ops":["verify"],"#))
+        #expect(verify.verificationKeyCount == 1)
+        _ = try CompactJWS.verifyRS256(token, keys: verify)
+
+        // A repeated value or a non-string makes the entry unreadable: it is skipped.
+        #expect(try JWKS(jsonData: document(#""key_ops":["verify","verify"],"#)).keys.isEmpty)
+        #expect(try JWKS(jsonData: document(#""key_ops":["verify",1],"#)).keys.isEmpty)
+        #expect(try JWKS(jsonData: document(#""key_ops":"verify","#)).keys.isEmpty)
+    }
+
+    @Test func keyOperationsRoundTripThroughJSON() throws {
+        var jwk = try #require(TestKeys.provider).publicJWK(keyID: "k1")
+        jwk.keyOperations = ["verify"]
+        let set = JWKS(keys: [jwk])
+        let text = String(decoding: set.jsonData(), as: UTF8.self)
+        #expect(text.hasPrefix(#"{"keys":[{"kty":"RSA","kid":"k1","use":"sig","key_ops":["verify"],"alg":"RS256","#))
+        #expect(try JWKS(jsonData: set.jsonData()).keys == [jwk])
+    }
+
     @Test func nonRSAKeyHasNoRSAPublicKey() {
         #expect(throws: CryptoError.invalidKey) { try JWK(kty: "EC", n: "AQAB", e: "AQAB").rsaPublicKey() }
         #expect(throws: CryptoError.invalidKey) { try JWK(kty: "RSA", n: "AQAB").rsaPublicKey() }

@@ -40,7 +40,7 @@ public final class SessionModel {
     @ObservationIgnored private var isFollowing = false
     @ObservationIgnored private var followingWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// What the model asks of the session; closures, so the model does not depend on its clock type.
+    /// What the model asks of the session.
     private struct Operations: Sendable {
         var events: @Sendable () async -> AsyncStream<SessionEvent>
         var identity: @Sendable () async -> SessionIdentity?
@@ -54,7 +54,7 @@ public final class SessionModel {
     ///
     /// The subscription completes shortly after, on the main actor; until the first event arrives
     /// the model shows a signed-out session.
-    public init<C>(session: Session<C>) {
+    public init(session: Session) {
         operations = Operations(
             events: { await session.events() }, identity: { await session.identity },
             signIn: { () async throws(SessionError) in _ = try await session.signIn() },
@@ -118,7 +118,8 @@ public final class SessionModel {
     /// Whether the session refuses this without changing stage, so no event will report it.
     private static func hasNoEvent(_ error: SessionError) -> Bool {
         switch error {
-        case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .unsupported:
+        case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .unsupported,
+            .randomSourceFailed:
             true
         case .cancelled, .handoffTimedOut, .authorizationDenied, .presentationFailed, .callbackRejected, .verificationFailed,
             .provider, .refreshTokenRejected, .accountDeletionRefused, .storage:

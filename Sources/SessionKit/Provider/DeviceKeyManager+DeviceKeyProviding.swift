@@ -1,7 +1,7 @@
 extension DeviceKeyManager: DeviceKeyProviding {
     /// The device key as the disconnect call presents it; exchange failures are reported in the
     /// provider's error classes so the retry policy treats them like any other provider answer.
-    public func disconnectKey(accessToken: Secret) async throws -> Secret {
+    public func disconnectKey(accessToken: Secret) async throws(ProviderError) -> Secret {
         do {
             return try await deviceKey(accessToken: accessToken).value
         } catch {

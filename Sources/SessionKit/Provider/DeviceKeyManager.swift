@@ -70,6 +70,9 @@ public actor DeviceKeyManager {
     /// How many callers are waiting for the exchange under way.
     public var waitingCallerCount: Int { exchange?.waiters.count ?? 0 }
 
+    /// Notified after every change of the waiting callers, for tests that wait on them.
+    package nonisolated let changes = SessionChangeFeed()
+
     /// A device key valid for at least the renewal leeway: the cached one, or one from a new exchange.
     ///
     /// - Parameter accessToken: the session's current access token, sent as Bearer. Callers that
@@ -132,6 +135,7 @@ public actor DeviceKeyManager {
     // MARK: Waiters
 
     private func join(id: UInt64, continuation: Waiter, accessToken: Secret) {
+        defer { changes.notify() }
         if exchange != nil {
             exchange?.waiters[id] = continuation
             return
@@ -149,6 +153,7 @@ public actor DeviceKeyManager {
     private func cancelWaiter(id: UInt64) {
         // Already resumed with a result when absent: the cancellation came too late to matter.
         exchange?.waiters.removeValue(forKey: id)?.resume(returning: .failure(.cancelled))
+        changes.notify()
     }
 
     private func finish(generation: UInt64, result: Result<DeviceKey, ExchangeError>) {

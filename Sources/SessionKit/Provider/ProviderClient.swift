@@ -90,7 +90,7 @@ public struct ProviderClient: Sendable {
         }
     }
 
-    private func tokenRequest(_ fields: [(String, String)]) async throws(ProviderError) -> TokenResponse {
+    func tokenRequest(_ fields: [(String, String)]) async throws(ProviderError) -> TokenResponse {
         let response = try await send(
             HTTPRequest(
                 method: "POST", url: configuration.tokenEndpoint,
@@ -100,7 +100,7 @@ public struct ProviderClient: Sendable {
         return try TokenResponse(decoding: response.body)
     }
 
-    private func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
         do {
             return try await transport.send(request)
         } catch {

@@ -6,7 +6,9 @@ extension ProviderConfiguration {
     ///
     /// The document's `issuer` must equal `issuer` exactly (§4.3): a document that names another
     /// issuer could steer tokens to endpoints the configured issuer never vouched for. The
-    /// authorization, token and JWKS endpoints come from the document. Many providers leave the
+    /// authorization, token and JWKS endpoints come from the document, and so do the optional
+    /// UserInfo (`userinfo_endpoint`), end-session (`end_session_endpoint`) and device authorization
+    /// (`device_authorization_endpoint`) endpoints when it names them. Many providers leave the
     /// RFC 7009 revocation endpoint out; `revocationEndpoint` is used then (the document's wins when
     /// it names one).
     ///
@@ -59,7 +61,11 @@ extension ProviderConfiguration {
             authorizationEndpoint: try document.endpoint(\.authorizationEndpoint, "authorization_endpoint"),
             tokenEndpoint: try document.endpoint(\.tokenEndpoint, "token_endpoint"),
             jwksURI: try document.endpoint(\.jwksURI, "jwks_uri"),
-            revocationEndpoint: try document.optionalEndpoint(\.revocationEndpoint, "revocation_endpoint") ?? revocationEndpoint)
+            revocationEndpoint: try document.optionalEndpoint(\.revocationEndpoint, "revocation_endpoint") ?? revocationEndpoint,
+            userInfoEndpoint: try document.optionalEndpoint(\.userInfoEndpoint, "userinfo_endpoint"),
+            endSessionEndpoint: try document.optionalEndpoint(\.endSessionEndpoint, "end_session_endpoint"),
+            deviceAuthorizationEndpoint: try document.optionalEndpoint(
+                \.deviceAuthorizationEndpoint, "device_authorization_endpoint"))
     }
 
     /// `https`, or `http` on a loopback host; absolute, with a host.
@@ -101,6 +107,9 @@ private struct DiscoveryDocument: Decodable {
     var tokenEndpoint: String?
     var jwksURI: String?
     var revocationEndpoint: String?
+    var userInfoEndpoint: String?
+    var endSessionEndpoint: String?
+    var deviceAuthorizationEndpoint: String?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -108,6 +117,9 @@ private struct DiscoveryDocument: Decodable {
         case tokenEndpoint = "token_endpoint"
         case jwksURI = "jwks_uri"
         case revocationEndpoint = "revocation_endpoint"
+        case userInfoEndpoint = "userinfo_endpoint"
+        case endSessionEndpoint = "end_session_endpoint"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
     }
 
     init(decoding data: Data) throws(ConfigurationError) {

@@ -34,12 +34,21 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var deviceKeyExchangeEndpoint: URL?
     /// 1pass.dev app disconnect (`DELETE`), already naming this client.
     public var disconnectEndpoint: URL?
+    /// The UserInfo endpoint (OpenID Connect Core §5.3), for claims beyond the id_token's.
+    public var userInfoEndpoint: URL?
+    /// The end-session endpoint (OpenID Connect RP-Initiated Logout 1.0 §2), where sign-out can
+    /// also end the provider's browser session.
+    public var endSessionEndpoint: URL?
+    /// The device authorization endpoint (RFC 8628 §3.1), for sign-in on a device whose browser
+    /// cannot come back to the app.
+    public var deviceAuthorizationEndpoint: URL?
 
     /// Creates a configuration from explicit endpoints. Rejects a redirect scheme containing `_`.
     public init(
         issuer: String, clientID: String, redirectURI: URL, scopes: [String] = ["openid"],
         authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL, revocationEndpoint: URL? = nil,
-        deviceKeyExchangeEndpoint: URL? = nil, disconnectEndpoint: URL? = nil
+        deviceKeyExchangeEndpoint: URL? = nil, disconnectEndpoint: URL? = nil, userInfoEndpoint: URL? = nil,
+        endSessionEndpoint: URL? = nil, deviceAuthorizationEndpoint: URL? = nil
     ) throws(ConfigurationError) {
         // Foundation on Linux leaves `scheme` nil when it contains `_`: read the raw text too.
         let scheme = redirectURI.scheme ?? String(redirectURI.absoluteString.prefix { $0 != ":" })
@@ -57,6 +66,9 @@ public struct ProviderConfiguration: Sendable, Hashable {
         self.revocationEndpoint = revocationEndpoint
         self.deviceKeyExchangeEndpoint = deviceKeyExchangeEndpoint
         self.disconnectEndpoint = disconnectEndpoint
+        self.userInfoEndpoint = userInfoEndpoint
+        self.endSessionEndpoint = endSessionEndpoint
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
     }
 
     /// The 1pass.dev ("Sign in with logi") profile: fixed paths under the issuer, scopes

@@ -4,29 +4,32 @@ import Synchronization
 
 /// Obtains the device-bound key that the disconnect call presents (1pass.dev).
 public protocol DeviceKeyProviding: Sendable {
-    /// A device key for the account that `accessToken` belongs to.
-    func disconnectKey(accessToken: Secret) async throws -> Secret
+    /// A device key for the account that `accessToken` belongs to; failures in the provider's
+    /// error classes, so the session classifies them like any other provider answer.
+    func disconnectKey(accessToken: Secret) async throws(ProviderError) -> Secret
     /// Forgets the device credential (after an account deletion).
     func reset() async throws
 }
 
 /// The life of one signed-in session: sign-in, verification, fresh tokens, sign-out, deletion.
 ///
-/// `Session` is a thin shell around a pure state machine: each public call runs one synchronous
-/// transition and performs the actions it returns; network and storage work runs in child tasks
-/// that report back as events. All waiting happens on the injected `clock`, all token-time
-/// judgements use the injected wall clock, so a test can drive a whole session in simulated time.
+/// `Session` is a thin shell around a pure state machine (`SessionStateMachine`): each public call
+/// feeds the machine one input and performs the actions it returns; network and storage work runs
+/// in child tasks that report back as inputs, decided step by step by small procedures
+/// (`RefreshProcedure`, `DisconnectProcedure`). All waiting happens on the injected `clock`, all
+/// token-time judgements use the injected wall clock, so a test can drive a whole session in
+/// simulated time.
 ///
 /// ```swift
-/// let session = Session(configuration: configuration, transport: URLSessionTransport(clock: .continuous),
+/// let session = Session(configuration: configuration, transport: URLSessionTransport(clock: ContinuousClock()),
 ///                       store: FileCredentialStore(directory: url), presenter: presenter,
 ///                       clock: ContinuousClock(), wallClock: { Date() })
 /// try await session.restore()
 /// let token = try await session.validAccessToken()
 /// ```
-public actor Session<C: Clock> where C.Duration == Duration {
+public actor Session {
     /// Unchecked continuations: the machine resumes every waiter exactly once (its script tests
-    /// check that for every stage and event), and a checked one costs an allocation per caller.
+    /// check that for every stage and input), and a checked one costs an allocation per caller.
     typealias Waiter = SessionWaiter
     typealias Machine = SessionStateMachine<VerifiedTokens, Waiter>
 
@@ -37,26 +40,24 @@ public actor Session<C: Clock> where C.Duration == Duration {
     let store: any CredentialStore
     let presenter: any HandoffPresenter
     let deviceKeys: (any DeviceKeyProviding)?
-    let clock: C
+    let clock: any Clock<Duration>
     let wallClock: @Sendable () -> Date
 
-    var machine: Machine
+    /// The machine, and with it every suspended caller. The actor feeds it every input; the one
+    /// input whose only result is "the caller waits" (joining a refresh in flight) may come from
+    /// any executor, so the machine sits behind a lock the actor's steps take too.
+    let core: Locked<Machine>
     var random: AnyRandomNumberGenerator
-    private var timers: [TimerID: Task<Void, Never>] = [:]
-    private var presenterTask: Task<Void, Never>?
+    var timers: [TimerID: Task<Void, Never>] = [:]
+    var presenterTask: Task<Void, Never>?
+    var refreshTask: Task<Void, Never>?
+    var backgroundRevoker: Task<Void, Never>?
     private var subscribers: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
     private var nextSubscriber: UInt64 = 0
     private var observers: [@Sendable (SessionEvent) -> Void] = []
-    var backgroundRevoker: Task<Void, Never>?
-    private var refreshTask: Task<Void, Never>?
-    /// What ``validAccessToken()`` may do without entering the actor: hand out a fresh token, or
-    /// queue to join the refresh in flight.
-    private let gate = Locked(TokenGate<Waiter>())
-    /// Whether the gate is joining a refresh, readable without its lock. A stale answer costs
-    /// nothing but a detour: the gate checks again under its lock when the caller queues.
-    private let gateIsJoining = Atomic(false)
-    /// The last waiter id handed out. Every caller's id comes from here, so ids follow arrival
-    /// order across both ways into the machine.
+    /// Notified after every step of the machine, for the test kit's waits.
+    package nonisolated let changes = SessionChangeFeed()
+    /// The last waiter id handed out; ids follow arrival order.
     private let lastWaiterID = Atomic<UInt64>(0)
 
     /// Creates a session.
@@ -73,7 +74,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
     ///   - random: The jitter source of the retry policies.
     public init(
         configuration: SessionConfiguration, transport: any HTTPTransport, store: any CredentialStore, presenter: any HandoffPresenter,
-        deviceKeys: (any DeviceKeyProviding)? = nil, clock: C, wallClock: @escaping @Sendable () -> Date,
+        deviceKeys: (any DeviceKeyProviding)? = nil, clock: some Clock<Duration>, wallClock: @escaping @Sendable () -> Date,
         random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
         self.configuration = configuration
@@ -90,34 +91,20 @@ public actor Session<C: Clock> where C.Duration == Duration {
         self.clock = clock
         self.wallClock = wallClock
         self.random = AnyRandomNumberGenerator(random)
-        self.machine = Machine(configuration: .init(handoffTimeout: configuration.handoffTimeout, refreshLeadTime: configuration.refreshLeadTime))
+        self.core = Locked(
+            Machine(configuration: .init(handoffTimeout: configuration.handoffTimeout, refreshLeadTime: configuration.refreshLeadTime)))
     }
 
     // MARK: - Observing
 
     /// The current stage.
-    public var stage: SessionStage { machine.stage }
+    public var stage: SessionStage { core.withLock { $0.stage } }
 
     /// How many callers are suspended waiting for the refresh in flight.
-    public var waitingCallerCount: Int {
-        if case .refreshing(let refreshing) = machine.state { return refreshing.waiters.count + queuedCallerCount }
-        return queuedCallerCount
-    }
-
-    /// How many callers are queued at the gate to join the refresh in flight and not yet fed into
-    /// the machine (included in ``waitingCallerCount``).
-    nonisolated package var queuedCallerCount: Int {
-        gate.withLock { $0.joiners.count }
-    }
+    public var waitingCallerCount: Int { core.withLock { $0.waitingCallerCount } }
 
     /// Who is signed in, while the session holds verified tokens.
-    public var identity: SessionIdentity? {
-        switch machine.state {
-        case .active(let active): active.tokens.identity
-        case .refreshing(let refreshing): refreshing.previous?.identity
-        default: nil
-        }
-    }
+    public var identity: SessionIdentity? { core.withLock { $0.currentTokens?.identity } }
 
     /// A stream of everything the session tells the app, starting with the current stage.
     ///
@@ -126,7 +113,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// subscriber stops iterating.
     public func events() -> AsyncStream<SessionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)
-        continuation.yield(.transition(SessionTransition(from: nil, to: machine.stage, reason: .current, date: wallClock())))
+        continuation.yield(.transition(SessionTransition(from: nil, to: stage, reason: .current, date: wallClock())))
         nextSubscriber += 1
         let id = nextSubscriber
         subscribers[id] = continuation
@@ -163,9 +150,12 @@ public actor Session<C: Clock> where C.Duration == Duration {
                 authorizationURL: client.authorizationURL(codeChallenge: pkce.challenge, state: state, nonce: nonce),
                 state: state, nonce: nonce, codeVerifier: pkce.verifier, codeChallenge: pkce.challenge)
         } catch {
-            throw .provider(.invalidResponse("the system random source failed"))
+            throw .randomSourceFailed
         }
-        switch await suspend({ id, waiter in machine.signIn(attempt, id: id, waiter: waiter) }) {
+        let result = await suspend { id, waiter in
+            perform(core.withLock { $0.signIn(attempt, id: id, waiter: waiter) })
+        }
+        switch result {
         case .tokens(let tokens): return tokens.identity
         case .done: throw .cancelled
         case .failed(let error): throw error
@@ -181,19 +171,6 @@ public actor Session<C: Clock> where C.Duration == Duration {
         return consumeCallback(url, redirectURI: nil)
     }
 
-    /// Feeds a callback that matched the configured redirect URI, or (`redirectURI`) the one a
-    /// presenter rendered the attempt for.
-    private func consumeCallback(_ url: URL, redirectURI: URL?) -> Bool {
-        admitJoiners()
-        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-        let fields = FormEncoding.decode(query)
-        let callback = CallbackParameters(
-            code: fields["code"], state: fields["state"], error: fields["error"], issuer: fields["iss"], redirectURI: redirectURI)
-        let (consumed, actions) = machine.callbackReceived(callback, expectedIssuer: configuration.provider.issuer)
-        perform(actions)
-        return consumed
-    }
-
     // MARK: - Tokens
 
     /// A valid access token: the current one, or the result of a refresh when it is due within the
@@ -201,46 +178,39 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// its id_token was verified.
     ///
     /// A fresh token is returned on the caller's own executor, without a trip through the actor;
-    /// a caller joining a refresh in flight is queued without entering the actor and resumed on its
-    /// own executor; anything else (a refresh due, no session, sign-out) goes through the machine.
+    /// a caller joining a refresh in flight waits in the machine, which it reaches under the
+    /// machine's lock, also without the actor, and is resumed on its own executor; anything else (a
+    /// refresh due, no session, sign-out) goes through the actor.
     nonisolated(nonsending) public func validAccessToken() async throws(SessionError) -> AccessToken {
-        if !gateIsJoining.load(ordering: .relaxed) {
-            switch gate.withLock({ $0.route }) {
-            case .fresh(let token, let dueAt):
-                if wallClock() < dueAt { return token }
-                return try await waitForTokens(force: false)
-            case .join:
-                break
-            case .machine:
-                return try await waitForTokens(force: false)
-            }
+        switch core.withLock({ $0.handout }) {
+        case .fresh(let tokens, let dueAt)?:
+            if wallClock() < dueAt { return tokens.token }
+            return try await waitForTokens(force: false)
+        case .joinRefresh?:
+            break
+        case nil:
+            return try await waitForTokens(force: false)
         }
-        // Join the refresh in flight: queue at the gate, without entering the actor. The session
-        // feeds the queue into the machine at its next step. Cancelling the calling task removes
-        // only this caller, from the gate or from the machine, wherever it is. (Written out here
-        // rather than in a function of its own: one frame less keeps a suspended caller within
-        // its task's first allocation block.)
+        // Join the refresh in flight. Written out here rather than in a function of its own: one
+        // frame less keeps a suspended caller within its task's first allocation block.
         let id = nextWaiterID()
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<TokenOutcome, Never>) in
-                let queued: Bool? = gate.withLock { gate in
-                    Task.isCancelled ? nil : gate.enqueue(id, .accessToken(continuation))
+                // Under the lock, so a cancellation either is seen here or finds the caller waiting.
+                let joined = core.withLock { machine in
+                    Task.isCancelled ? nil : machine.joinRefresh(id: id, waiter: .accessToken(continuation))
                 }
-                switch queued {
+                switch joined {
+                case true?: changes.notify()
+                case false?: continuation.resume(returning: TokenOutcome.notJoined)
                 case nil: continuation.resume(returning: TokenOutcome.cancelled)
-                case true?:
-                    // The refresh ended between the caller's look at the gate and its queuing.
-                    Task { await self.admitJoiners() }
-                case false?: break
                 }
             }
         } onCancel: {
-            if let waiter = gate.withLock({ $0.remove(id) }) {
-                waiter.resume(with: .failed(.cancelled))
-            } else {
-                Task { await self.waiterCancelled(id) }
-            }
+            Task { await self.waiterCancelled(id) }
         }
+        // The refresh ended between the look at the handout and the join: ask the machine.
+        if outcome === TokenOutcome.notJoined { return try await waitForTokens(force: false) }
         return try outcome.result.get()
     }
 
@@ -262,9 +232,11 @@ public actor Session<C: Clock> where C.Duration == Duration {
         }
         if !record.pendingRevocations.isEmpty { startBackgroundRevoker() }
         let plan: RestorePlan = record.pendingOperation.map(RestorePlan.pending) ?? (record.session == nil ? .nothing : .session)
-        let result = await suspend { id, waiter in machine.restoreLoaded(plan, id: id, waiter: waiter) }
+        let result = await suspend { id, waiter in
+            perform(core.withLock { $0.restoreLoaded(plan, id: id, waiter: waiter) })
+        }
         if case .failed(let error) = result { throw error }
-        return machine.stage
+        return stage
     }
 
     // MARK: - Ending
@@ -273,9 +245,10 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// failures), then wipes local credentials. No token is handed out meanwhile. The intent is
     /// journaled, so a relaunch resumes it in ``restore()``.
     public func signOut() async throws(SessionError) {
-        if case .failed(let error) = await suspend({ id, waiter in machine.signOut(id: id, waiter: waiter) }) {
-            throw error
+        let result = await suspend { id, waiter in
+            perform(core.withLock { $0.signOut(id: id, waiter: waiter) })
         }
+        if case .failed(let error) = result { throw error }
     }
 
     /// Deletes the account's connection, server first: disconnects the app at the provider, then
@@ -283,28 +256,29 @@ public actor Session<C: Clock> where C.Duration == Duration {
     /// ``SessionEvent/deleteUserData(subject:)``. A 401/403 keeps the credentials and throws
     /// ``SessionError/accountDeletionRefused(status:)``.
     public func deleteAccount() async throws(SessionError) {
-        if case .failed(let error) = await suspend({ id, waiter in machine.deleteAccount(id: id, waiter: waiter) }) {
-            throw error
+        let result = await suspend { id, waiter in
+            perform(core.withLock { $0.deleteAccount(id: id, waiter: waiter) })
         }
+        if case .failed(let error) = result { throw error }
     }
 
-    // MARK: - Running the machine
+    // MARK: - Waiting on the machine
 
     private func waitForTokens(force: Bool) async throws(SessionError) -> AccessToken {
         let now = wallClock()
         return try await suspend(cancelled: TokenOutcome.cancelled, as: SessionWaiter.accessToken) { id, waiter in
-            machine.tokenRequested(id: id, waiter: waiter, now: now, force: force)
+            perform(core.withLock { $0.tokenRequested(id: id, waiter: waiter, now: now, force: force) })
         }.result.get()
     }
 
-    private func suspend(_ feed: (WaiterID, Waiter) -> [Machine.Action]) async -> WaiterResult<VerifiedTokens> {
+    private func suspend(_ feed: (WaiterID, Waiter) -> Void) async -> WaiterResult<VerifiedTokens> {
         await suspend(cancelled: .failed(.cancelled), as: SessionWaiter.outcome, feed)
     }
 
     /// Suspends the caller as a waiter the machine resumes exactly once; cancelling the calling
     /// task removes only this waiter.
     private func suspend<Value: Sendable>(
-        cancelled: Value, as kind: (UnsafeContinuation<Value, Never>) -> Waiter, _ feed: (WaiterID, Waiter) -> [Machine.Action]
+        cancelled: Value, as kind: (UnsafeContinuation<Value, Never>) -> Waiter, _ feed: (WaiterID, Waiter) -> Void
     ) async -> Value {
         let id = nextWaiterID()
         return await withTaskCancellationHandler {
@@ -313,8 +287,7 @@ public actor Session<C: Clock> where C.Duration == Duration {
                     continuation.resume(returning: cancelled)
                     return
                 }
-                admitJoiners()
-                perform(feed(id, kind(continuation)))
+                feed(id, kind(continuation))
             }
         } onCancel: {
             Task { await self.waiterCancelled(id) }
@@ -325,33 +298,6 @@ public actor Session<C: Clock> where C.Duration == Duration {
         WaiterID(raw: lastWaiterID.add(1, ordering: .relaxed).newValue)
     }
 
-    /// Feeds the callers queued at the gate into the machine, in arrival order. Runs before every
-    /// other event, so the machine has seen each caller that queued before it.
-    func admitJoiners() {
-        let joiners = gate.withLock { $0.takeJoiners() }
-        guard !joiners.isEmpty else { return }
-        admit(joiners)
-    }
-
-    private func admit(_ joiners: WaiterList<Waiter>) {
-        perform(machine.queuedTokenRequests(joiners, now: wallClock()))
-    }
-
-    /// Runs one machine step on an event: the queued callers first, then the event's actions.
-    func step(_ event: (inout Machine) -> [Machine.Action]) {
-        admitJoiners()
-        perform(event(&machine))
-    }
-
-    private func waiterCancelled(_ id: WaiterID) {
-        step { $0.waiterCancelled(id) }
-    }
-
-    private func timerFired(_ id: TimerID) {
-        timers[id] = nil
-        step { $0.timerFired(id) }
-    }
-
     private func removeSubscriber(_ id: UInt64) {
         subscribers[id] = nil
     }
@@ -359,108 +305,6 @@ public actor Session<C: Clock> where C.Duration == Duration {
     func publish(_ event: SessionEvent) {
         for observer in observers { observer(event) }
         for continuation in subscribers.values { continuation.yield(event) }
-    }
-
-    func perform(_ actions: [Machine.Action]) {
-        // A step without actions (one more caller joining a refresh, a stale result) leaves the stage as it was.
-        guard !actions.isEmpty else { return }
-        // Before any event is published or caller resumed: nobody may see the new stage and still
-        // be handed the old token.
-        let mode: TokenGate<Waiter>.Mode =
-            switch machine.handout {
-            case .fresh(let tokens, let dueAt)?:
-                .fresh(AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt), dueAt: dueAt)
-            case .joinRefresh?: .joining
-            case nil: .closed
-            }
-        // Callers that queued to join a refresh this step ended are answered by the new stage.
-        let leftOver = gate.withLock { gate in
-            let leftOver = gate.update(mode)
-            gateIsJoining.store(gate.isJoining, ordering: .relaxed)
-            return leftOver
-        }
-        defer { if !leftOver.isEmpty { admit(leftOver) } }
-        for action in actions {
-            switch action {
-            case .present(let attempt, let generation):
-                let client = self.client
-                let redirects = HandoffRedirects { redirectURI in
-                    client.authorizationURL(
-                        codeChallenge: attempt.codeChallenge, state: attempt.state, nonce: attempt.nonce, redirectURI: redirectURI)
-                }
-                let request = HandoffRequest(
-                    authorizationURL: attempt.authorizationURL, redirectURI: configuration.provider.redirectURI, redirects: redirects)
-                presenterTask = Task { await self.runPresenter(request, redirects: redirects, generation: generation) }
-            case .cancelPresenter:
-                presenterTask?.cancel()
-                presenterTask = nil
-            case .startTimer(let id, let duration):
-                let clock = self.clock
-                timers[id] = Task {
-                    do {
-                        try await clock.sleep(for: duration)
-                    } catch {
-                        return
-                    }
-                    self.timerFired(id)
-                }
-            case .cancelTimer(let id):
-                timers.removeValue(forKey: id)?.cancel()
-            case .exchangeCode(let code, let attempt, let generation):
-                Task { await self.runExchange(code: Secret(code), attempt: attempt, generation: generation) }
-            case .refresh(let generation, let restoring):
-                let previous = restoring ? nil : refreshBase()
-                refreshTask = Task { await self.runRefresh(generation: generation, previous: previous) }
-            case .cancelRefresh:
-                // The provider may already have rotated the token; the sign-out revokes what the store holds.
-                refreshTask?.cancel()
-                refreshTask = nil
-            case .revoke(let generation, _):
-                Task { await self.runRevoke(generation: generation) }
-            case .disconnect(let generation, _):
-                Task { await self.runDisconnect(generation: generation) }
-            case .deferRevocation:
-                Task { await self.deferCurrentRevocation() }
-            case .discardLateTokens(let tokens):
-                Task { await self.discardLate(tokens) }
-            case .resume(let waiters, let result):
-                // Made once: every caller waiting for a token shares it.
-                let token = TokenOutcome(result)
-                for waiter in waiters { waiter.resume(with: result, token: token) }
-            case .transition(let from, let to, let reason):
-                publish(.transition(SessionTransition(from: from, to: to, reason: reason, date: wallClock())))
-            case .emit(let event):
-                publish(event)
-            }
-        }
-    }
-
-    private func refreshBase() -> VerifiedTokens? {
-        if case .refreshing(let refreshing) = machine.state { return refreshing.previous }
-        return nil
-    }
-
-    private func runPresenter(_ request: HandoffRequest, redirects: HandoffRedirects, generation: UInt64) async {
-        do {
-            guard let callback = try await presenter.present(request) else {
-                // App-to-app: the answer arrives through handle(_:).
-                return
-            }
-            // A redirect URI the presenter chose comes first: the exchange must name that one.
-            let consumed =
-                if let redirectURI = redirects.redirectURI(matching: callback) {
-                    consumeCallback(callback, redirectURI: redirectURI)
-                } else if configuration.provider.isCallback(callback) {
-                    consumeCallback(callback, redirectURI: nil)
-                } else {
-                    false
-                }
-            if !consumed {
-                step { $0.presenterFailed(.presentationFailed("the callback does not match the redirect URI"), generation: generation) }
-            }
-        } catch {
-            step { $0.presenterFailed(error, generation: generation) }
-        }
     }
 }
 

@@ -1,6 +1,9 @@
 import SessionKitJOSE
 
 /// Everything a `Session` call can fail with. Safe to print: no case carries a secret.
+///
+/// Ask ``category`` (or ``requiresSignIn``, ``isTransient``, ``isMisuse``, ``isStorageFailure``)
+/// what to do about an error; ``code`` is a stable identifier for logs and analytics.
 public enum SessionError: Error, Sendable, Equatable {
     /// There is no session (sign in or restore first).
     case notSignedIn
@@ -34,5 +37,6 @@ public enum SessionError: Error, Sendable, Equatable {
     case storage(CredentialStoreError)
     /// The provider profile does not offer this operation.
     case unsupported(String)
+    /// The system's cryptographically secure random source failed, so no sign-in parameters could be made.
+    case randomSourceFailed
 }
-

@@ -30,7 +30,7 @@ final class TokenOutcome: Sendable {
     /// The outcome for a caller of a machine result.
     convenience init(_ result: WaiterResult<VerifiedTokens>) {
         switch result {
-        case .tokens(let tokens): self.init(.success(AccessToken(secret: tokens.accessToken, expiresAt: tokens.accessTokenExpiresAt)))
+        case .tokens(let tokens): self.init(.success(tokens.token))
         case .done: self.init(.failure(.notSignedIn))
         case .failed(let error): self.init(.failure(error))
         }
@@ -38,4 +38,6 @@ final class TokenOutcome: Sendable {
 
     /// A caller whose task was cancelled.
     static let cancelled = TokenOutcome(.failure(.cancelled))
+    /// A caller that found no refresh to join after all, and asks the machine instead.
+    static let notJoined = TokenOutcome(.failure(.notSignedIn))
 }

@@ -39,8 +39,10 @@ public struct SessionIdentity: Sendable, Hashable {
 /// is `fileprivate`), so holding a value of this type proves verification happened (DESIGN
 /// invariant 2): nothing else can be promoted to the active session, returned or emitted. A class,
 /// so handing the current set out on the fast path costs one reference count, not one per field.
-final class VerifiedTokens: MachineTokens, Sendable {
+final class VerifiedTokens: ProcedureTokens, Sendable {
     let accessToken: Secret
+    /// The access token as callers are handed it, made once.
+    let token: AccessToken
     let accessTokenExpiresAt: Date
     let refreshToken: Secret
     let idToken: Secret?
@@ -54,6 +56,7 @@ final class VerifiedTokens: MachineTokens, Sendable {
 
     fileprivate init(accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret, idToken: Secret?, identity: SessionIdentity, rotation: UInt64) {
         self.accessToken = accessToken
+        self.token = AccessToken(secret: accessToken, expiresAt: accessTokenExpiresAt)
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.refreshToken = refreshToken
         self.idToken = idToken
@@ -90,14 +93,22 @@ struct TokenVerifier: Sendable {
         guard let refreshToken = response.refreshToken else {
             throw .provider(.invalidResponse("no refresh_token in the code exchange"))
         }
-        let verified = try await validate(idToken, nonce: nonce, accessToken: response.accessToken, now: now)
+        let verified: VerifiedIDToken
+        do throws(RefreshVerificationError) {
+            verified = try await validate(idToken, nonce: nonce, accessToken: response.accessToken, now: now)
+        } catch {
+            switch error {
+            case .rejected(let failure): throw .verificationFailed(failure)
+            case .keysUnavailable(let error): throw .provider(error)
+            }
+        }
         return VerifiedTokens(
             accessToken: response.accessToken, accessTokenExpiresAt: expiry(of: response, now: now), refreshToken: refreshToken,
             idToken: idToken, identity: SessionIdentity(claims: verified.claims), rotation: 0)
     }
 
     /// Verifies a refresh response against the session it refreshes.
-    func verifyRefresh(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(SessionError) -> VerifiedTokens {
+    func verifyRefresh(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(RefreshVerificationError) -> VerifiedTokens {
         var verified: VerifiedIDToken?
         if let token = response.idToken {
             verified = try await validate(token, nonce: nil, accessToken: response.accessToken, now: now)
@@ -109,7 +120,7 @@ struct TokenVerifier: Sendable {
     /// when they cannot decide (no fresh set, or a `kid` it lacks), so only a key fetch can.
     func verifyRefreshWithCachedKeys(
         _ response: TokenResponse, previous: StoredSession, now: Date
-    ) async throws(SessionError) -> VerifiedTokens? {
+    ) async throws(RefreshVerificationError) -> VerifiedTokens? {
         var verified: VerifiedIDToken?
         if let token = response.idToken {
             guard let keys = await keys.freshCachedKeys() else { return nil }
@@ -119,7 +130,7 @@ struct TokenVerifier: Sendable {
             } catch .unknownKeyID {
                 return nil
             } catch {
-                throw .verificationFailed(error)
+                throw .rejected(error)
             }
         }
         return try refreshed(response, previous: previous, verified: verified, now: now)
@@ -128,19 +139,19 @@ struct TokenVerifier: Sendable {
     /// The refresh checks after the signature: same `iss`, `sub` and `aud` (OIDC Core §12.2).
     private func refreshed(
         _ response: TokenResponse, previous: StoredSession, verified: VerifiedIDToken?, now: Date
-    ) throws(SessionError) -> VerifiedTokens {
+    ) throws(RefreshVerificationError) -> VerifiedTokens {
         let refreshToken = response.refreshToken ?? previous.refreshToken
         let identity: SessionIdentity
         let idToken: Secret?
         if let token = response.idToken, let verified {
             let claims = verified.claims
-            guard claims.issuer == previous.issuer else { throw .verificationFailed(.issuerMismatch) }
-            guard claims.subject == previous.subject else { throw .verificationFailed(.subjectMismatch) }
-            guard Set(claims.audience) == Set(previous.audience) else { throw .verificationFailed(.audienceMismatch) }
+            guard claims.issuer == previous.issuer else { throw .rejected(.issuerMismatch) }
+            guard claims.subject == previous.subject else { throw .rejected(.subjectMismatch) }
+            guard Set(claims.audience) == Set(previous.audience) else { throw .rejected(.audienceMismatch) }
             identity = SessionIdentity(claims: claims)
             idToken = token
         } else if requireIDTokenOnRefresh {
-            throw .verificationFailed(.malformed)
+            throw .rejected(.malformed)
         } else {
             identity = SessionIdentity(stored: previous)
             idToken = previous.idToken
@@ -173,13 +184,15 @@ struct TokenVerifier: Sendable {
             allowMissingKeyID: allowMissingKeyID)
     }
 
-    private func validate(_ token: Secret, nonce: String?, accessToken: Secret, now: Date) async throws(SessionError) -> VerifiedIDToken {
+    private func validate(
+        _ token: Secret, nonce: String?, accessToken: Secret, now: Date
+    ) async throws(RefreshVerificationError) -> VerifiedIDToken {
         let expectations = expectations(nonce: nonce, accessToken: accessToken)
         let current: (keys: JWKS, fromCache: Bool)
         do {
             current = try await keys.keys()
         } catch {
-            throw .provider(error)
+            throw .keysUnavailable(error)
         }
         do {
             return try IDTokenValidator.validate(token.value, keys: current.keys, expecting: expectations, now: now)
@@ -189,22 +202,30 @@ struct TokenVerifier: Sendable {
             do {
                 refreshed = try await keys.refetch()
             } catch {
-                throw .provider(error)
+                throw .keysUnavailable(error)
             }
             // The set was fetched moments ago: a key rotated since cannot be fetched yet. Nothing was
             // judged, so this is transient (retried later), never a reason to end the session.
-            guard let refreshed else { throw .provider(.invalidResponse("signing key not yet published")) }
+            guard let refreshed else { throw .keysUnavailable(.invalidResponse("signing key not yet published")) }
             do {
                 return try IDTokenValidator.validate(token.value, keys: refreshed, expecting: expectations, now: now)
             } catch {
-                throw .verificationFailed(error)
+                throw .rejected(error)
             }
         } catch {
-            throw .verificationFailed(error)
+            throw .rejected(error)
         }
     }
 
     private func expiry(of response: TokenResponse, now: Date) -> Date {
         now.addingTimeInterval(response.expiresIn ?? defaultAccessTokenLifetime)
     }
+}
+
+/// Why a response could not be verified: a check failed, or the signing keys could not be had.
+enum RefreshVerificationError: Error, Sendable {
+    /// A check failed; the code is DESIGN.md's stable one.
+    case rejected(IDTokenError)
+    /// The signing keys could not be fetched; nothing was judged.
+    case keysUnavailable(ProviderError)
 }

@@ -1,5 +1,7 @@
-/// The inputs the session state machine reacts to, by kind.
-public enum SessionEventKind: String, Sendable, Hashable, CaseIterable {
+/// The inputs the session state machine reacts to, by kind: what goes *into* the machine.
+///
+/// Not to be confused with ``SessionEvent``, what the session tells the app.
+public enum SessionInput: String, Sendable, Hashable, CaseIterable {
     /// The app called `signIn()`.
     case signIn
     /// A callback URL matching the redirect URI arrived.
@@ -44,12 +46,17 @@ public enum SessionEventKind: String, Sendable, Hashable, CaseIterable {
     case storeFailed
 }
 
-/// What a (stage, event) pair leads to.
+/// Renamed ``SessionInput``: machine inputs and the app-facing ``SessionEvent`` are told apart by name.
+@available(*, deprecated, renamed: "SessionInput")
+public typealias SessionEventKind = SessionInput
+
+/// What a (stage, input) pair leads to.
 public enum TransitionOutcome: Sendable, Hashable {
     /// The machine moves to one of these stages (the same stage counts), depending on the event's data.
     case moves(to: [SessionStage])
-    /// The app misused the API: the caller gets a thrown ``SessionError``; the stage is unchanged.
-    case misuse(String)
+    /// The app misused the API: the caller gets the thrown ``SessionError`` the misuse names; the
+    /// stage is unchanged.
+    case misuse(SessionMisuse)
     /// A harmless race (a late result, a stale timer): nothing happens.
     case ignored(String)
 }
@@ -60,13 +67,13 @@ public enum TransitionOutcome: Sendable, Hashable {
 /// committed diagram matches and that the machine behaves as this table says for every pair.
 public enum SessionTransitionTable {
     /// The outcome of `event` in `stage`.
-    public static func outcome(of event: SessionEventKind, in stage: SessionStage) -> TransitionOutcome {
+    public static func outcome(of event: SessionInput, in stage: SessionStage) -> TransitionOutcome {
         switch (stage, event) {
         case (.signedOut, .signIn): .moves(to: [.handoff])
         case (.revoking, .signIn): .moves(to: [.handoff])
-        case (.handoff, .signIn), (.verifying, .signIn): .misuse("signInInProgress")
-        case (.active, .signIn), (.refreshing, .signIn): .misuse("alreadySignedIn")
-        case (.disconnecting, .signIn): .misuse("accountDeletionInProgress")
+        case (.handoff, .signIn), (.verifying, .signIn): .misuse(.signInInProgress)
+        case (.active, .signIn), (.refreshing, .signIn): .misuse(.alreadySignedIn)
+        case (.disconnecting, .signIn): .misuse(.accountDeletionInProgress)
 
         case (.handoff, .callback): .moves(to: [.verifying, .signedOut, .handoff])
         case (_, .callback): .ignored("no handoff waits for it: not consumed")
@@ -84,15 +91,15 @@ public enum SessionTransitionTable {
 
         case (.active, .tokenRequested): .moves(to: [.active, .refreshing])
         case (.refreshing, .tokenRequested): .moves(to: [.refreshing])
-        case (.signedOut, .tokenRequested), (.handoff, .tokenRequested), (.verifying, .tokenRequested): .misuse("notSignedIn")
-        case (.revoking, .tokenRequested): .misuse("signOutInProgress")
-        case (.disconnecting, .tokenRequested): .misuse("accountDeletionInProgress")
+        case (.signedOut, .tokenRequested), (.handoff, .tokenRequested), (.verifying, .tokenRequested): .misuse(.notSignedIn)
+        case (.revoking, .tokenRequested): .misuse(.signOutInProgress)
+        case (.disconnecting, .tokenRequested): .misuse(.accountDeletionInProgress)
 
         case (.active, .refreshRequested): .moves(to: [.refreshing])
         case (.refreshing, .refreshRequested): .moves(to: [.refreshing])
-        case (.signedOut, .refreshRequested), (.handoff, .refreshRequested), (.verifying, .refreshRequested): .misuse("notSignedIn")
-        case (.revoking, .refreshRequested): .misuse("signOutInProgress")
-        case (.disconnecting, .refreshRequested): .misuse("accountDeletionInProgress")
+        case (.signedOut, .refreshRequested), (.handoff, .refreshRequested), (.verifying, .refreshRequested): .misuse(.notSignedIn)
+        case (.revoking, .refreshRequested): .misuse(.signOutInProgress)
+        case (.disconnecting, .refreshRequested): .misuse(.accountDeletionInProgress)
 
         case (.refreshing, .refreshVerified): .moves(to: [.active])
         case (_, .refreshVerified): .ignored("late result: tokens discarded and revoked")
@@ -117,11 +124,11 @@ public enum SessionTransitionTable {
         case (.revoking, .signOut): .moves(to: [.revoking])
         case (.handoff, .signOut), (.verifying, .signOut): .moves(to: [.signedOut])
         case (.signedOut, .signOut): .ignored("already signed out")
-        case (.disconnecting, .signOut): .misuse("accountDeletionInProgress")
+        case (.disconnecting, .signOut): .misuse(.accountDeletionInProgress)
 
         case (.active, .deleteAccount), (.refreshing, .deleteAccount), (.disconnecting, .deleteAccount): .moves(to: [.disconnecting])
-        case (.signedOut, .deleteAccount), (.handoff, .deleteAccount), (.verifying, .deleteAccount): .misuse("notSignedIn")
-        case (.revoking, .deleteAccount): .misuse("signOutInProgress")
+        case (.signedOut, .deleteAccount), (.handoff, .deleteAccount), (.verifying, .deleteAccount): .misuse(.notSignedIn)
+        case (.revoking, .deleteAccount): .misuse(.signOutInProgress)
 
         case (.signedOut, .restoreLoaded): .moves(to: [.signedOut, .refreshing, .revoking, .disconnecting])
         case (_, .restoreLoaded): .ignored("already running: nothing to restore")
@@ -139,9 +146,9 @@ public enum SessionTransitionTable {
     }
 
     /// Every pair, stage by stage, in declaration order.
-    public static var rules: [(stage: SessionStage, event: SessionEventKind, outcome: TransitionOutcome)] {
+    public static var rules: [(stage: SessionStage, event: SessionInput, outcome: TransitionOutcome)] {
         SessionStage.allCases.flatMap { stage in
-            SessionEventKind.allCases.map { event in (stage, event, outcome(of: event, in: stage)) }
+            SessionInput.allCases.map { event in (stage, event, outcome(of: event, in: stage)) }
         }
     }
 

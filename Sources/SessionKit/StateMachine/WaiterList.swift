@@ -1,3 +1,9 @@
+/// Identifies one suspended caller, so its cancellation removes only that caller.
+struct WaiterID: Hashable, Sendable, Comparable {
+    var raw: UInt64
+    static func < (lhs: WaiterID, rhs: WaiterID) -> Bool { lhs.raw < rhs.raw }
+}
+
 /// The callers suspended in one stage, in arrival order.
 ///
 /// Appending is O(1) (ids come from a counter, so they arrive in increasing order); removing one

@@ -24,6 +24,8 @@ package final class AsyncMutex: Sendable {
     }
 
     private let state = Locked(State())
+    /// Notified after every change of the holder or the waiters, for tests that wait on them.
+    package let changes = SessionChangeFeed()
 
     /// Creates an unlocked mutex.
     package init() {}
@@ -61,6 +63,7 @@ package final class AsyncMutex: Sendable {
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 case .waiting: break
                 }
+                changes.notify()
             }
         } onCancel: {
             let cancelled = state.withLock { state -> CheckedContinuation<Void, any Error>? in
@@ -68,6 +71,7 @@ package final class AsyncMutex: Sendable {
                 return state.waiters.remove(at: index).continuation
             }
             cancelled?.resume(throwing: CancellationError())
+            changes.notify()
         }
     }
 
@@ -82,5 +86,6 @@ package final class AsyncMutex: Sendable {
             return state.waiters.removeFirst().continuation
         }
         next?.resume()
+        changes.notify()
     }
 }

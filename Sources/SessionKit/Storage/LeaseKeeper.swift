@@ -58,6 +58,9 @@ package final class LeaseKeeper: Sendable {
     /// How many tasks of this process wait for the lease.
     package var waiterCount: Int { mutex.waiterCount }
 
+    /// Notified after every change of the holder or the waiters, for tests that wait on them.
+    package var changes: SessionChangeFeed { mutex.changes }
+
     /// Runs `body` while holding the lease.
     ///
     /// Throws `CancellationError` if the task is cancelled while waiting (the body does not run),

@@ -24,6 +24,13 @@ public enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
     case accessTokenHashMismatch
     /// On refresh, `sub` differs from the previous token's.
     case subjectMismatch
+    /// `max_age` was requested but the token has no `auth_time` (OIDC Core §3.1.2.1).
+    case missingAuthTime
+    /// `auth_time` plus the requested `max_age` lies in the past, beyond the skew (§3.1.3.7).
+    case authTimeTooOld
+    /// Essential `acr` values were requested and the token's `acr` is none of them, or missing
+    /// (OIDC Core §5.5.1.1).
+    case acrMismatch
 
     /// The stable wire code, e.g. "unknown_kid".
     public var code: String {
@@ -39,6 +46,9 @@ public enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingClaim: "missing_claim"
         case .accessTokenHashMismatch: "at_hash_mismatch"
         case .subjectMismatch: "sub_mismatch"
+        case .missingAuthTime: "missing_auth_time"
+        case .authTimeTooOld: "auth_time_too_old"
+        case .acrMismatch: "acr_mismatch"
         }
     }
 

@@ -4,7 +4,8 @@ extension IDTokenExpectations: CustomStringConvertible, CustomDebugStringConvert
     public var description: String {
         "IDTokenExpectations(issuer: \(issuer), clientID: \(clientID), nonce: \(nonce == nil ? "none" : "<redacted>"), "
             + "accessToken: \(accessToken == nil ? "none" : "<redacted>"), skew: \(skew), "
-            + "allowMissingKeyID: \(allowMissingKeyID))"
+            + "allowMissingKeyID: \(allowMissingKeyID), maxAge: \(maxAge.map { "\($0)" } ?? "none"), "
+            + "requiredACRValues: \(requiredACRValues))"
     }
 
     /// Same as ``description``.
@@ -16,6 +17,7 @@ extension IDTokenExpectations: CustomStringConvertible, CustomDebugStringConvert
             self,
             children: [
                 "issuer": issuer, "clientID": clientID, "skew": skew, "allowMissingKeyID": allowMissingKeyID,
+                "maxAge": maxAge as Any, "requiredACRValues": requiredACRValues,
             ], displayStyle: .struct)
     }
 }

@@ -12,11 +12,17 @@ public struct IDTokenExpectations: Sendable, Equatable {
     public var skew: Double
     /// Accept a token without `kid` when the key set holds exactly one RS256 verification key.
     public var allowMissingKeyID: Bool
+    /// The `max_age` sent with the authorization request, in seconds; nil when none was sent.
+    /// With it, a sign-in's token must carry `auth_time`, no older than `max_age` plus ``skew``.
+    public var maxAge: Double?
+    /// The `acr` values requested as essential; empty when none were. With them, a sign-in's
+    /// token must carry an `acr` that is one of them.
+    public var requiredACRValues: [String]
 
-    /// Expectations with the defaults: 60 s skew, `kid` required.
+    /// Expectations with the defaults: 60 s skew, `kid` required, no `max_age`, no essential `acr`.
     public init(
         issuer: String, clientID: String, nonce: String? = nil, accessToken: String? = nil, skew: Double = 60,
-        allowMissingKeyID: Bool = false
+        allowMissingKeyID: Bool = false, maxAge: Double? = nil, requiredACRValues: [String] = []
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -24,5 +30,7 @@ public struct IDTokenExpectations: Sendable, Equatable {
         self.accessToken = accessToken
         self.skew = skew
         self.allowMissingKeyID = allowMissingKeyID
+        self.maxAge = maxAge
+        self.requiredACRValues = requiredACRValues
     }
 }

@@ -9,8 +9,13 @@
 /// A pure function of (token, keys, expectations, now): no clock, no I/O. Checks run in one
 /// fixed order so every platform reports the same code for the same token:
 /// `alg` RS256 → `kid` present and known → signature → `iss` → `aud` → `azp` → `exp` →
-/// `iat` / `nbf` → `nonce` → `sub` → `at_hash`. The signature is checked before the claims are
-/// even parsed, so unauthenticated JSON never reaches the claim logic.
+/// `iat` / `nbf` → `nonce` → `auth_time` (with `max_age`) → `acr` (with essential values) →
+/// `sub` → `at_hash`. The signature is checked before the claims are even parsed, so
+/// unauthenticated JSON never reaches the claim logic.
+///
+/// The request checks (`max_age`, essential `acr`, OIDC Core §3.1.2.1, §3.1.3.7, §5.5.1.1) apply
+/// to a sign-in only: a refreshed token keeps the original `auth_time` (§12.2), which ages past
+/// `max_age` by design.
 public enum IDTokenValidator {
     /// Validates an ID token from a sign-in (authorization-code exchange).
     public static func validate(
@@ -75,6 +80,16 @@ public enum IDTokenValidator {
             }
         }
 
+        if previous == nil, let maxAge = expecting.maxAge {
+            guard let authTime = claims.authTime else { throw .missingAuthTime }
+            // A negative or NaN max_age asks for a fresh authentication, like max_age=0.
+            let allowed = maxAge >= 0 ? maxAge : 0
+            guard nowSeconds <= authTime + allowed + skew else { throw .authTimeTooOld }
+        }
+        if previous == nil, !expecting.requiredACRValues.isEmpty {
+            guard let acr = claims.acr, expecting.requiredACRValues.contains(acr) else { throw .acrMismatch }
+        }
+
         guard let subject = claims.subject, !subject.isEmpty else { throw .missingClaim }
         if let canonicalSubject = claims.canonicalSubject, canonicalSubject.isEmpty { throw .missingClaim }
         if let previous, previous.subject != subject { throw .subjectMismatch }
@@ -91,6 +106,9 @@ public enum IDTokenValidator {
             notBefore: claims.notBefore.map { Date(timeIntervalSince1970: $0) }, nonce: claims.nonce,
             accessTokenHash: claims.accessTokenHash, canonicalSubject: claims.canonicalSubject,
             isCanonical: claims.isCanonical, linkedSubjects: claims.linkedSubjects,
-            previouslyAnonymous: claims.previouslyAnonymous, anonymous: claims.anonymous)
+            previouslyAnonymous: claims.previouslyAnonymous, anonymous: claims.anonymous, profile: claims.profile,
+            authenticationTime: claims.authTime.map { Date(timeIntervalSince1970: $0) },
+            authenticationContextClass: claims.acr, authenticationMethods: claims.amr,
+            additionalClaims: claims.additional)
     }
 }

@@ -15,11 +15,17 @@ struct RawIDTokenClaims {
     var linkedSubjects: [String] = []
     var previouslyAnonymous: Bool?
     var anonymous: Bool?
+    var profile = ProfileClaims()
+    var authTime: Double?
+    var acr: String?
+    var amr: [String]?
+    /// Members no field above reads, kept as parsed.
+    var additional: [String: ClaimValue] = [:]
 
     private init() {}
 
-    /// Parses a claims set, which must be a strict-JSON object. Only the claims read here are
-    /// built; every other member is still checked (syntax, UTF-8, duplicates) and then skipped.
+    /// Parses a claims set, which must be a strict-JSON object (syntax, UTF-8, no duplicate
+    /// members). Members no field reads are kept in ``additional``.
     init(json payload: [UInt8]) throws(JOSEError) {
         self = try payload.withUnsafeBufferPointer { (buffer) throws(JOSEError) -> RawIDTokenClaims in
             var claims = RawIDTokenClaims()
@@ -52,8 +58,12 @@ struct RawIDTokenClaims {
                 notBefore = try Self.number(parser.parseValue())
             } else if name.matches(Keys.authorizedParty, in: input) {
                 authorizedParty = try Self.string(parser.parseValue())
+            } else if name.matches(Keys.acr, in: input) {
+                acr = try parser.parseValue().optionalString()
+            } else if name.matches(Keys.amr, in: input) {
+                amr = try parser.parseValue().optionalStrings()
             } else {
-                try parser.skipValue()
+                try keepAdditional(name, from: &parser)
             }
         } else if name.matches(Keys.nonce, in: input) {
             nonce = try Self.string(parser.parseValue())
@@ -70,9 +80,17 @@ struct RawIDTokenClaims {
             previouslyAnonymous = try Self.bool(parser.parseValue())
         } else if name.matches(Keys.anonymous, in: input) {
             anonymous = try Self.bool(parser.parseValue())
-        } else {
-            try parser.skipValue()
+        } else if name.matches(Keys.authTime, in: input) {
+            authTime = try parser.parseValue().optionalNumber()
+        } else if try !profile.read(name, from: &parser) {
+            try keepAdditional(name, from: &parser)
         }
+    }
+
+    /// Keeps a member no field reads; it is exposed only once the token verified.
+    private mutating func keepAdditional(_ name: JSONName, from parser: inout JSONParser) throws(JOSEError) {
+        let key = String(decoding: name.bytes(in: parser.buffer), as: UTF8.self)
+        additional[key] = ClaimValue(try parser.parseValue())
     }
 
     /// Claim names with their hashes computed once.
@@ -91,6 +109,9 @@ struct RawIDTokenClaims {
         static let linkedSubjects = JSONKey("linked_subs")
         static let previouslyAnonymous = JSONKey("previously_anonymous")
         static let anonymous = JSONKey("anonymous")
+        static let authTime = JSONKey("auth_time")
+        static let acr = JSONKey("acr")
+        static let amr = JSONKey("amr")
     }
 
     private static func string(_ value: JSONValue) throws(JOSEError) -> String {

@@ -35,12 +35,12 @@ struct IntegrationHarness {
     }
 
     /// A new session over the same store, transport and clocks (a relaunch, when called again).
-    func makeSession() -> Session<TestClock> {
+    func makeSession() -> Session {
         makeSession(presenter: LocalProviderPresenter(environment: environment, user: user, transport: providerTransport))
     }
 
     /// A new session like ``makeSession()``, with another presenter.
-    func makeSession(presenter: any HandoffPresenter) -> Session<TestClock> {
+    func makeSession(presenter: any HandoffPresenter) -> Session {
         let wallClock = self.wallClock
         return Session(
             configuration: configuration, transport: transport, store: store, presenter: presenter,

@@ -24,6 +24,12 @@ struct ProviderEnvironment: Sendable, CustomStringConvertible {
     var rotateKeyURL: URL?
     /// Mock: `POST {usersURL}/{sub}/revoke-tokens` revokes a user's tokens at the server.
     var usersURL: URL?
+    /// DOT: the public client registered for the device authorization grant (one grant type per client).
+    var deviceClientID: String?
+    /// DOT: the device authorization endpoint, which its discovery document does not list.
+    var deviceAuthorizationEndpoint: URL?
+    /// A post-logout redirect URI the provider accepts for ``clientID``.
+    var postLogoutRedirectURI: URL?
 
     var description: String {
         switch kind {
@@ -50,7 +56,9 @@ struct ProviderEnvironment: Sendable, CustomStringConvertible {
         else { return nil }
         return ProviderEnvironment(
             kind: .djangoOAuthToolkit, issuer: issuer, clientID: clientID, redirectURI: redirect, revocationEndpoint: revocation,
-            userHeader: header, rotateKeyURL: rotate, usersURL: nil)
+            userHeader: header, rotateKeyURL: rotate, usersURL: nil, deviceClientID: variables["SESSIONKIT_DOT_DEVICE_CLIENT_ID"],
+            deviceAuthorizationEndpoint: variables["SESSIONKIT_DOT_DEVICE_AUTHORIZATION_ENDPOINT"].flatMap(URL.init(string:)),
+            postLogoutRedirectURI: variables["SESSIONKIT_DOT_POST_LOGOUT_REDIRECT_URI"].flatMap(URL.init(string:)))
     }()
 
     static let oidcProviderMock: ProviderEnvironment? = {
@@ -59,8 +67,9 @@ struct ProviderEnvironment: Sendable, CustomStringConvertible {
             let redirect = variables["SESSIONKIT_MOCK_REDIRECT_URI"].flatMap(URL.init(string:)),
             let users = variables["SESSIONKIT_MOCK_USERS_URL"].flatMap(URL.init(string:))
         else { return nil }
+        // The mock checks no post-logout redirect URI; any the app would register does.
         return ProviderEnvironment(
             kind: .oidcProviderMock, issuer: issuer, clientID: clientID, redirectURI: redirect, revocationEndpoint: nil,
-            userHeader: nil, rotateKeyURL: nil, usersURL: users)
+            userHeader: nil, rotateKeyURL: nil, usersURL: users, postLogoutRedirectURI: URL(string: "com.example.app:/logged-out"))
     }()
 }

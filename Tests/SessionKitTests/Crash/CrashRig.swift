@@ -161,7 +161,7 @@ final class CrashRig: Sendable {
     // MARK: In-process sessions
 
     /// A new session on the store directory, talking to the provider directly: a relaunched app.
-    func makeSession(presenter: any HandoffPresenter = NoSignInPresenter()) -> Session<ContinuousClock> {
+    func makeSession(presenter: any HandoffPresenter = NoSignInPresenter()) -> Session {
         let store = FileCredentialStore(directory: storeURL)
         let deviceKeys = DeviceKeyManager(
             endpoint: configuration.provider.deviceKeyExchangeEndpoint!, platform: configuration.devicePlatform, transport: provider,
@@ -178,7 +178,7 @@ final class CrashRig: Sendable {
     }
 
     /// The first stage the session reaches (or is in) that no background work will leave.
-    private static func settledStage(of session: Session<ContinuousClock>) async -> SessionStage? {
+    private static func settledStage(of session: Session) async -> SessionStage? {
         for await event in await session.events() {
             if case .transition(let transition) = event, transition.to == .signedOut || transition.to == .active {
                 return transition.to

@@ -96,7 +96,7 @@ struct SessionCrashTests {
         let stored = try #require(try await FileCredentialStore(directory: rig.storeURL).load().session)
         #expect(stored.pendingRefreshToken == nil)
         #expect(!rig.provider.isRefreshTokenActive(stored.refreshToken), "the provider rotated past the stored token")
-        #expect(await rig.check(after: .active) == .lost("restore inside the rotation window failed: refreshTokenRejected"))
+        #expect(await rig.check(after: .active) == .lost("restore inside the rotation window failed: refresh_token_rejected"))
         #expect(rig.reuseRevocations == 1)
         #expect(try await FileCredentialStore(directory: rig.storeURL).load().session == nil)
     }

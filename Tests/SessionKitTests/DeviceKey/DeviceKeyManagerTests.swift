@@ -82,7 +82,7 @@ struct DeviceKeyManagerTests {
                 group.addTask { try? await manager.deviceKey(accessToken: setup.accessToken) }
             }
             await setup.fixture.clock.waitForSleepers(count: 1)
-            #expect(await eventually { await manager.waitingCallerCount == callers })
+            await waitUntil(manager.changes) { await manager.waitingCallerCount == callers }
             setup.fixture.clock.advance(by: .seconds(2))
             var keys: [DeviceKeyManager.DeviceKey?] = []
             for await key in group { keys.append(key) }
@@ -113,7 +113,7 @@ struct DeviceKeyManagerTests {
         let leaving = call()
         let alsoStaying = call()
         await setup.fixture.clock.waitForSleepers(count: 1)
-        #expect(await eventually { await manager.waitingCallerCount == 3 })
+        await waitUntil(manager.changes) { await manager.waitingCallerCount == 3 }
         leaving.cancel()
         #expect(await leaving.value == .failure(.cancelled))
         #expect(await manager.waitingCallerCount == 2)
@@ -282,7 +282,7 @@ struct DeviceKeyManagerTests {
             }
         }
         await setup.fixture.clock.waitForSleepers(count: 1)
-        #expect(await eventually { await manager.waitingCallerCount == 1 })
+        await waitUntil(manager.changes) { await manager.waitingCallerCount == 1 }
         let reset = Task { try await manager.reset() }
         #expect(await caller.value == .failure(.cancelled))
         setup.fixture.clock.advance(by: .seconds(2))

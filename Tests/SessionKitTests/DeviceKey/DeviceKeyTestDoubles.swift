@@ -1,3 +1,4 @@
+import SessionKitTesting
 import Foundation
 import SessionKit
 import Synchronization
@@ -69,13 +70,9 @@ final class SequentialUUIDs: Sendable {
     }
 }
 
-/// Yields until `condition` holds; gives up after a bounded number of rounds so that a broken
-/// build fails the test instead of hanging it. Used only where the code under test offers no
-/// signal (callers joining an actor's queue).
-func eventually(rounds: Int = 100_000, _ condition: () async -> Bool) async -> Bool {
-    for _ in 0..<rounds {
-        if await condition() { return true }
-        await Task.yield()
-    }
-    return await condition()
+/// Suspends until `condition` holds, checked now and after every change `feed` reports.
+func waitUntil(_ feed: SessionChangeFeed, _ condition: () async -> Bool) async {
+    let signal = ChangeSignal()
+    signal.watch(feed)
+    await signal.wait(until: condition)
 }

@@ -119,7 +119,7 @@ struct SystemPresenterTests {
 struct SystemPresenterSessionTests {
     private static func session(
         _ presenter: SystemPresenter
-    ) throws -> (Session<TestClock>, SimulatedProvider<TestClock>) {
+    ) throws -> (Session, SimulatedProvider<TestClock>) {
         let clock = TestClock()
         let configuration = SimulatedProviderConfiguration()
         let provider = try SimulatedProvider(

@@ -58,6 +58,61 @@ private final class CannedDocumentTransport: HTTPTransport {
         #expect(configuration.revocationEndpoint == nil)
         #expect(configuration.deviceKeyExchangeEndpoint == nil)
         #expect(configuration.disconnectEndpoint == nil)
+        #expect(configuration.userInfoEndpoint?.absoluteString == "https://id.example.com/o/userinfo/")
+        #expect(configuration.endSessionEndpoint == nil)
+        #expect(configuration.deviceAuthorizationEndpoint == nil)
+    }
+
+    private static let optionalEndpointNames = ["userinfo_endpoint", "end_session_endpoint", "device_authorization_endpoint"]
+
+    private func document(issuer: String = "https://id.example.com", adding extra: [String: Any]) throws -> String {
+        var fields: [String: Any] = [
+            "issuer": issuer, "authorization_endpoint": "\(issuer)/authorize", "token_endpoint": "\(issuer)/token",
+            "jwks_uri": "\(issuer)/jwks",
+        ]
+        fields.merge(extra) { _, new in new }
+        return String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+    }
+
+    @Test func userInfoEndSessionAndDeviceAuthorizationEndpointsComeFromTheDocument() async throws {
+        let json = try document(adding: [
+            "userinfo_endpoint": "https://id.example.com/userinfo",
+            "end_session_endpoint": "https://id.example.com/logout?tenant=a",
+            "device_authorization_endpoint": "https://id.example.com/device",
+        ])
+        let configuration = try await ProviderConfiguration.discover(
+            issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: CannedDocumentTransport(json: json))
+        #expect(configuration.userInfoEndpoint?.absoluteString == "https://id.example.com/userinfo")
+        #expect(configuration.endSessionEndpoint?.absoluteString == "https://id.example.com/logout?tenant=a")
+        #expect(configuration.deviceAuthorizationEndpoint?.absoluteString == "https://id.example.com/device")
+    }
+
+    @Test(arguments: optionalEndpointNames)
+    func anOptionalEndpointOverPlainHTTPOnAnotherHostIsRejected(_ name: String) async throws {
+        let json = try document(adding: [name: "http://id.example.com/x"])
+        await #expect(throws: ConfigurationError.invalidURL("\(name) must use https")) {
+            try await ProviderConfiguration.discover(
+                issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: CannedDocumentTransport(json: json))
+        }
+    }
+
+    @Test(arguments: optionalEndpointNames)
+    func anOptionalEndpointOverPlainHTTPOnLoopbackIsAccepted(_ name: String) async throws {
+        let issuer = "http://127.0.0.1:8000/o"
+        let json = try document(issuer: issuer, adding: [name: "http://127.0.0.1:8000/o/x/"])
+        let configuration = try await ProviderConfiguration.discover(
+            issuer: issuer, clientID: "app", redirectURI: redirect, transport: CannedDocumentTransport(json: json))
+        let endpoints = [configuration.userInfoEndpoint, configuration.endSessionEndpoint, configuration.deviceAuthorizationEndpoint]
+        #expect(endpoints.compactMap(\.self).map(\.absoluteString) == ["http://127.0.0.1:8000/o/x/"])
+    }
+
+    @Test(arguments: optionalEndpointNames)
+    func anOptionalEndpointOfTheWrongTypeIsRejected(_ name: String) async throws {
+        let json = try document(adding: [name: ["https://id.example.com/x"]])
+        await #expect(throws: ConfigurationError.discoveryFailed("the discovery document's \(name) has the wrong type")) {
+            try await ProviderConfiguration.discover(
+                issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: CannedDocumentTransport(json: json))
+        }
     }
 
     @Test func aConfiguredRevocationEndpointFillsTheDocumentsGap() async throws {
@@ -142,7 +197,8 @@ private final class CannedDocumentTransport: HTTPTransport {
             """
         await #expect(throws: ConfigurationError.invalidURL("token_endpoint must use https")) {
             try await ProviderConfiguration.discover(
-                issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: CannedDocumentTransport(json: document))
+                issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: CannedDocumentTransport(json: document)
+            )
         }
     }
 
@@ -185,12 +241,17 @@ private final class CannedDocumentTransport: HTTPTransport {
 
     @Test func aTransportFailureIsReportedAsDiscoveryFailure() async throws {
         let transport = CannedDocumentTransport(.failure(.connectionFailed("could not connect (https://id.example.com)")))
-        await #expect(throws: ConfigurationError.discoveryFailed("the discovery document could not be fetched: could not connect (https://id.example.com)")) {
-            try await ProviderConfiguration.discover(issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: transport)
+        await #expect(
+            throws: ConfigurationError.discoveryFailed(
+                "the discovery document could not be fetched: could not connect (https://id.example.com)")
+        ) {
+            try await ProviderConfiguration.discover(
+                issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: transport)
         }
         let slow = CannedDocumentTransport(.failure(.timedOut))
         await #expect(throws: ConfigurationError.discoveryFailed("the discovery document did not arrive in time")) {
-            try await ProviderConfiguration.discover(issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: slow)
+            try await ProviderConfiguration.discover(
+                issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: slow)
         }
     }
 }

@@ -111,14 +111,14 @@ import Testing
         // The provider rotated to k2; the cached set (k1 only) is still within its time to live.
         serve([("k2", keys.rotated), ("k1", keys.signing)])
         wallClock.advance(by: 120)
-        let rotated = try await verifier.verifyRefresh(response(idToken: try token(keys.rotated, kid: "k2")), previous: previous(), now: now)
+        let rotated = try await verifier.verifyRefreshAsSession(response(idToken: try token(keys.rotated, kid: "k2")), previous: previous(), now: now)
         #expect(rotated.identity.subject == "alice")
         #expect(transport.requests.count == 2)
         #expect(transport.requests.allSatisfy { $0.url == configuration.jwksURI })
 
         // The refetched set is cached: the next k2 token needs no request.
         wallClock.advance(by: 120)
-        _ = try await verifier.verifyRefresh(response(idToken: try token(keys.rotated, kid: "k2")), previous: previous(), now: now)
+        _ = try await verifier.verifyRefreshAsSession(response(idToken: try token(keys.rotated, kid: "k2")), previous: previous(), now: now)
         #expect(transport.requests.count == 2)
     }
 
@@ -128,14 +128,14 @@ import Testing
         wallClock.advance(by: 120)
         let forged = response(idToken: try token(keys.stranger, kid: "k9"))
         await expectRejection(.verificationFailed(.unknownKeyID)) { () async throws(SessionError) in
-            try await verifier.verifyRefresh(forged, previous: previous(), now: now)
+            try await verifier.verifyRefreshAsSession(forged, previous: previous(), now: now)
         }
         #expect(transport.requests.count == 2)
         // A stream of such tokens does not hammer the provider: the refetch is rate-limited, and a
         // kid that cannot be fetched yet is transient (nothing was judged), never a rejection.
         for _ in 0..<5 {
             await expectRejection(.provider(.invalidResponse("signing key not yet published"))) { () async throws(SessionError) in
-                try await verifier.verifyRefresh(forged, previous: previous(), now: now)
+                try await verifier.verifyRefreshAsSession(forged, previous: previous(), now: now)
             }
         }
         #expect(transport.requests.count == 2)
@@ -156,7 +156,7 @@ import Testing
         wallClock.advance(by: 120)
         let forged = response(idToken: try token(keys.stranger, kid: "k1"))
         await expectRejection(.verificationFailed(.badSignature)) { () async throws(SessionError) in
-            try await verifier.verifyRefresh(forged, previous: previous(), now: now)
+            try await verifier.verifyRefreshAsSession(forged, previous: previous(), now: now)
         }
         #expect(transport.requests.count == 1)
     }
@@ -168,7 +168,7 @@ import Testing
         transport.respond { _ in .success(HTTPResponse(status: 503)) }
         let rotated = response(idToken: try token(keys.rotated, kid: "k2"))
         do {
-            _ = try await verifier.verifyRefresh(rotated, previous: previous(), now: now)
+            _ = try await verifier.verifyRefreshAsSession(rotated, previous: previous(), now: now)
             Issue.record("verified without keys")
         } catch {
             guard case .provider(let providerError) = error else {
@@ -182,7 +182,7 @@ import Testing
     // MARK: Refresh
 
     @Test func aRefreshWithTheSameIdentityIsVerified() async throws {
-        let verified = try await verifier().verifyRefresh(response(idToken: try token(keys.signing, kid: "k1")), previous: previous(), now: now)
+        let verified = try await verifier().verifyRefreshAsSession(response(idToken: try token(keys.signing, kid: "k1")), previous: previous(), now: now)
         #expect(verified.refreshToken.value == "RT-new")
         #expect(verified.accessToken.value == "AT-new")
         #expect(verified.idToken?.value != "old.id.token")
@@ -193,45 +193,45 @@ import Testing
     @Test func aRefreshForAnotherSubjectIsRejected() async throws {
         let response = response(idToken: try token(keys.signing, kid: "k1", subject: "mallory"))
         await expectRejection(.verificationFailed(.subjectMismatch)) { () async throws(SessionError) in
-            try await verifier().verifyRefresh(response, previous: previous(), now: now)
+            try await verifier().verifyRefreshAsSession(response, previous: previous(), now: now)
         }
     }
 
     @Test func aRefreshForAnotherAudienceIsRejected() async throws {
         let widened = response(idToken: try token(keys.signing, kid: "k1", audience: [ProviderTestKeys.clientID, "other-api"]))
         await expectRejection(.verificationFailed(.audienceMismatch)) { () async throws(SessionError) in
-            try await verifier().verifyRefresh(widened, previous: previous(), now: now)
+            try await verifier().verifyRefreshAsSession(widened, previous: previous(), now: now)
         }
         let narrowed = response(idToken: try token(keys.signing, kid: "k1"))
         await expectRejection(.verificationFailed(.audienceMismatch)) { () async throws(SessionError) in
-            try await verifier().verifyRefresh(narrowed, previous: previous(audience: [ProviderTestKeys.clientID, "other-api"]), now: now)
+            try await verifier().verifyRefreshAsSession(narrowed, previous: previous(audience: [ProviderTestKeys.clientID, "other-api"]), now: now)
         }
     }
 
     @Test func theSameAudienceInAnotherOrderIsAccepted() async throws {
         let response = response(idToken: try token(keys.signing, kid: "k1", audience: ["other-api", ProviderTestKeys.clientID]))
-        let verified = try await verifier().verifyRefresh(response, previous: previous(audience: [ProviderTestKeys.clientID, "other-api"]), now: now)
+        let verified = try await verifier().verifyRefreshAsSession(response, previous: previous(audience: [ProviderTestKeys.clientID, "other-api"]), now: now)
         #expect(Set(verified.identity.audience) == [ProviderTestKeys.clientID, "other-api"])
     }
 
     @Test func aRefreshFromAnotherIssuerIsRejected() async throws {
         let response = response(idToken: try token(keys.signing, kid: "k1"))
         await expectRejection(.verificationFailed(.issuerMismatch)) { () async throws(SessionError) in
-            try await verifier().verifyRefresh(response, previous: previous(issuer: "https://old-id.example.com"), now: now)
+            try await verifier().verifyRefreshAsSession(response, previous: previous(issuer: "https://old-id.example.com"), now: now)
         }
     }
 
     @Test func aRefreshWithoutIDTokenIsRejectedByDefault() async throws {
         let response = response(idToken: nil)
         await expectRejection(.verificationFailed(.malformed)) { () async throws(SessionError) in
-            try await verifier().verifyRefresh(response, previous: previous(), now: now)
+            try await verifier().verifyRefreshAsSession(response, previous: previous(), now: now)
         }
         #expect(transport.requests.isEmpty)
     }
 
     @Test func aRefreshWithoutIDTokenKeepsThePreviousIdentityWhenAllowed() async throws {
         let previous = previous()
-        let verified = try await verifier(requireIDTokenOnRefresh: false).verifyRefresh(response(idToken: nil), previous: previous, now: now)
+        let verified = try await verifier(requireIDTokenOnRefresh: false).verifyRefreshAsSession(response(idToken: nil), previous: previous, now: now)
         #expect(verified.identity == SessionIdentity(stored: previous))
         #expect(verified.identity.subject == "alice")
         #expect(verified.idToken?.value == "old.id.token")
@@ -242,17 +242,31 @@ import Testing
     }
 
     @Test func aRefreshWithoutRefreshTokenKeepsThePreviousOne() async throws {
-        let verified = try await verifier().verifyRefresh(
+        let verified = try await verifier().verifyRefreshAsSession(
             response(idToken: try token(keys.signing, kid: "k1"), refreshToken: nil), previous: previous(), now: now)
         #expect(verified.refreshToken.value == "RT-old")
-        let relaxed = try await verifier(requireIDTokenOnRefresh: false).verifyRefresh(
+        let relaxed = try await verifier(requireIDTokenOnRefresh: false).verifyRefreshAsSession(
             response(idToken: nil, refreshToken: nil), previous: previous(), now: now)
         #expect(relaxed.refreshToken.value == "RT-old")
     }
 
     @Test func withoutExpiresInTheDefaultLifetimeApplies() async throws {
-        let verified = try await verifier().verifyRefresh(
+        let verified = try await verifier().verifyRefreshAsSession(
             response(idToken: try token(keys.signing, kid: "k1"), expiresIn: nil), previous: previous(), now: now)
         #expect(verified.accessTokenExpiresAt == now.addingTimeInterval(300))
+    }
+}
+
+extension TokenVerifier {
+    /// ``verifyRefresh(_:previous:now:)`` with its failures as the session reports them.
+    func verifyRefreshAsSession(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(SessionError) -> VerifiedTokens {
+        do {
+            return try await verifyRefresh(response, previous: previous, now: now)
+        } catch {
+            switch error {
+            case .rejected(let failure): throw .verificationFailed(failure)
+            case .keysUnavailable(let failure): throw .provider(failure)
+            }
+        }
     }
 }

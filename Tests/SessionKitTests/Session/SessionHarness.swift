@@ -21,11 +21,14 @@ final class SessionHarness: Sendable {
     /// Every token, code, device key and device secret the provider issued, as the app saw them.
     let issued = IssuedSecrets()
     let configuration: SessionConfiguration
-    let session: Session<TestClock>
+    let session: Session
     /// The wall-clock date at simulated time zero.
     let epoch: Date
     private let transport: TappedTransport
     private let recorder = EventRecorder()
+    /// Wakes ``waitUntil(_:_:sourceLocation:)``: notified by the session, the clock, the provider,
+    /// the presenter, the store and the recorder.
+    let signal = ChangeSignal()
 
     /// The store's current contents.
     var store: InMemoryCredentialStore { journal.base }
@@ -57,12 +60,13 @@ final class SessionHarness: Sendable {
         self.configuration = configuration
         self.session = Self.makeSession(
             configuration: configuration, transport: transport, journal: journal, presenter: presenter, clock: clock, seed: seed)
+        for feed in [session.changes, clock.changes, provider.changes, presenter.changes, store.changes] { signal.watch(feed) }
     }
 
     private static func makeSession(
         configuration: SessionConfiguration, transport: TappedTransport, journal: JournalingStore, presenter: ScriptedPresenter,
         clock: TestClock, seed: UInt64
-    ) -> Session<TestClock> {
+    ) -> Session {
         let deviceKeys = DeviceKeyManager(
             endpoint: configuration.provider.deviceKeyExchangeEndpoint!, platform: configuration.devicePlatform,
             transport: transport, store: journal.base, now: { clock.wallClockNow() },
@@ -74,11 +78,16 @@ final class SessionHarness: Sendable {
 
     /// A second `Session` on the same provider, store and clock: the app after a relaunch.
     /// Its events go to the same recording.
-    func relaunch(seed: UInt64 = 1) async -> Session<TestClock> {
+    func relaunch(seed: UInt64 = 1) async -> Session {
         let relaunched = Self.makeSession(
             configuration: configuration, transport: transport, journal: journal, presenter: presenter, clock: clock, seed: seed)
+        signal.watch(relaunched.changes)
         let recorder = self.recorder
-        await relaunched.addObserver { recorder.append($0) }
+        let signal = self.signal
+        await relaunched.addObserver {
+            recorder.append($0)
+            signal.notify()
+        }
         return relaunched
     }
 
@@ -87,7 +96,11 @@ final class SessionHarness: Sendable {
     /// Starts recording the session's events; call before the scenario.
     func startRecording() async {
         let recorder = self.recorder
-        await session.addObserver { recorder.append($0) }
+        let signal = self.signal
+        await session.addObserver {
+            recorder.append($0)
+            signal.notify()
+        }
     }
 
     /// Everything published since ``startRecording()``, in order.
@@ -145,18 +158,17 @@ final class SessionHarness: Sendable {
         return callback
     }
 
-    /// Re-checks `condition`, letting other tasks run, until it holds. Only for a condition that is
-    /// certain to become true because the work it waits for is already under way; a bound turns
-    /// a broken promise into a failure instead of a hang.
-    func waitUntil(
-        _ what: String = "condition", yields: Int = 200_000, _ condition: () async -> Bool,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async {
-        for _ in 0..<yields {
-            if await condition() { return }
-            await Task.yield()
-        }
-        Issue.record("never became true: \(what)", sourceLocation: sourceLocation)
+    /// Suspends until `condition` holds, checking it now and after every change of the session,
+    /// the clock, the provider, the presenter, the store or the recorded events (the test kit's
+    /// ``ChangeSignal``). `what` names the condition for the reader.
+    func waitUntil(_ what: String = "condition", _ condition: () async -> Bool) async {
+        await signal.wait(until: condition)
+    }
+
+    /// Suspends until `count` callers wait for the refresh in flight.
+    func waitForWaitingCallers(_ count: Int) async {
+        let session = self.session
+        await waitUntil("\(count) callers wait") { await session.waitingCallerCount == count }
     }
 
     /// Waits until `count` tasks sleep on the clock, then moves time to the earliest deadline.

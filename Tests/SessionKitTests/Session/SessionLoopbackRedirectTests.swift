@@ -31,7 +31,7 @@ struct SessionLoopbackRedirectTests {
         var all: [URL] { urls.withLock { $0 } }
     }
 
-    private func environment(presenterRedirect: URL) throws -> (Session<TestClock>, LoopbackLikePresenter, SimulatedProvider<TestClock>) {
+    private func environment(presenterRedirect: URL) throws -> (Session, LoopbackLikePresenter, SimulatedProvider<TestClock>) {
         let registered = URL(string: "http://127.0.0.1/callback")!
         let env = try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(redirectURI: registered))
         let presenter = LoopbackLikePresenter(provider: env.provider, redirectURI: presenterRedirect)

@@ -197,10 +197,33 @@ struct SessionRefreshFaultTests {
     }
 
     @Test(
+        "any 400 or 401 to a refresh ends the session once, whatever its body (RFC 6749 §5.2 bent or not)",
+        arguments: [
+            (SimulatedProviderFault.rawAnswer(status: 400, body: ""), 400),
+            (.rawAnswer(status: 400, body: "<html>Bad Request</html>"), 400),
+            (.rawAnswer(status: 400, body: #"{"error":"something_new"}"#), 400),
+            (.unauthorized, 401),
+            (.rawAnswer(status: 401, body: ""), 401),
+        ])
+    func clientErrorEndsTheSession(fault: SimulatedProviderFault, status: Int) async throws {
+        let h = try SessionHarness()
+        let (_, caller) = try await dueRefresh(h, fault)
+        let result = await caller.value
+
+        #expect(result.error == .refreshTokenRejected)
+        #expect(result.error?.requiresSignIn == true)
+        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .signedOut, .refreshRejected("invalid_grant"))])
+        #expect(h.store.record.session == nil)
+        // The dead token is presented once: no retry loop.
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+        await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+    }
+
+    @Test(
         "a refusal that is not the refresh token's fault fails the callers, keeps the session, and the next call retries",
         arguments: [
-            (SimulatedProviderFault.unauthorized, 401, "401 invalid_client"),
-            (.forbidden, 403, "403 forbidden"),
+            (SimulatedProviderFault.forbidden, 403, "403 forbidden"),
             (.notFound, 404, "404 not_found"),
         ])
     func refusalKeepsSession(fault: SimulatedProviderFault, status: Int, reason: String) async throws {

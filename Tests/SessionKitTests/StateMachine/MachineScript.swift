@@ -29,8 +29,9 @@ struct MachineScript: CustomStringConvertible {
     static let restoreCaller = 93
 
     private(set) var machine = Machine(configuration: .init(handoffTimeout: handoffTimeout, refreshLeadTime: leadTime))
-    /// The actions of the last event as the machine returned them, for checks that need their structure.
-    private(set) var lastActions: [Machine.Action] = []
+    /// The actions of the last event, in one vocabulary for every input's action type, for checks
+    /// that need their structure.
+    private(set) var lastActions: [ScriptAction] = []
     /// Whether the last callback fed was consumed.
     private(set) var lastCallbackConsumed = false
     /// Every timer the machine asked for, in order.
@@ -164,12 +165,18 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
-    /// Callers queued outside the machine while it was refreshing, fed in one step.
-    mutating func queuedTokenRequests(waiters: [Int], at seconds: Double = 0) -> [String] {
-        var queued = WaiterList<Int>()
-        for waiter in waiters { queued.append(Self.id(waiter), waiter) }
-        let actions = machine.queuedTokenRequests(queued, now: Self.start.addingTimeInterval(seconds))
-        return record(actions)
+    /// A caller joins the refresh in flight from outside the actor; `true` when it now waits.
+    mutating func joinRefresh(waiter: Int) -> Bool {
+        machine.joinRefresh(id: Self.id(waiter), waiter: waiter)
+    }
+
+    /// The attempt number of the refresh, revocation or disconnect in flight.
+    var retryAttempt: Int? {
+        switch machine.state {
+        case .refreshing(let refreshing): refreshing.attempt
+        case .revoking(let operation), .disconnecting(let operation): operation.attempt
+        default: nil
+        }
     }
 
     /// `refresh()`, `seconds` after ``start``.
@@ -218,7 +225,9 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
-    private mutating func record(_ actions: [Machine.Action]) -> [String] {
+    private mutating func record<Action: ScriptRecordable>(_ actions: [Action]) -> [String]
+    where Action.Tokens == ScriptTokens, Action.Waiter == Int {
+        let actions = actions.map(\.scriptAction)
         lastActions = actions
         for action in actions {
             switch action {
@@ -316,14 +325,14 @@ struct MachineScript: CustomStringConvertible {
     // MARK: - Lines
 
     /// One action as a short line.
-    static func line(_ action: Machine.Action) -> String {
+    static func line(_ action: ScriptAction) -> String {
         switch action {
         case .present(let attempt, let generation): "present(\(attempt.state), gen \(generation))"
         case .cancelPresenter: "cancelPresenter"
         case .startTimer(let id, let after): "startTimer(\(id.raw), \(format(after)))"
         case .cancelTimer(let id): "cancelTimer(\(id.raw))"
         case .exchangeCode(let code, let attempt, let generation): "exchangeCode(\(code), \(attempt.state), gen \(generation))"
-        case .refresh(let generation, let restoring): restoring ? "refresh(gen \(generation), restoring)" : "refresh(gen \(generation))"
+        case .refresh(let order): order.previous == nil ? "refresh(gen \(order.generation), restoring)" : "refresh(gen \(order.generation))"
         case .cancelRefresh: "cancelRefresh"
         case .revoke(let generation, let attempt): "revoke(gen \(generation), attempt \(attempt))"
         case .disconnect(let generation, let attempt): "disconnect(gen \(generation), attempt \(attempt))"
@@ -376,6 +385,7 @@ struct MachineScript: CustomStringConvertible {
         case .accountDeletionRefused: "accountDeletionRefused"
         case .storage: "storage"
         case .unsupported: "unsupported"
+        case .randomSourceFailed: "randomSourceFailed"
         }
     }
 

@@ -144,7 +144,7 @@ extension StateMachineTests {
         @Test func everyStageTheMachineLeavesRevokingForIsDeclared() {
             var m = Script.makeRevoking()
             _ = m.serverFailed(.storage(.ioFailure("disk")))
-            let declared = SessionEventKind.allCases.flatMap { event -> [SessionStage] in
+            let declared = SessionInput.allCases.flatMap { event -> [SessionStage] in
                 guard case .moves(let targets) = SessionTransitionTable.outcome(of: event, in: .revoking) else { return [] }
                 return targets
             }
@@ -227,7 +227,7 @@ extension StateMachineTests {
                     "transition(disconnecting→disconnecting: attempt 1 failed (timed out); retrying in 1s)",
                     "startTimer(2, 1s)",
                 ])
-            #expect(m.machine.retryAttempt == 2)
+            #expect(m.retryAttempt == 2)
             #expect(m.timerFired(1) == [])
             #expect(m.timerFired(2) == ["disconnect(gen 2, attempt 2)"])
             #expect(m.timerFired(2) == [])

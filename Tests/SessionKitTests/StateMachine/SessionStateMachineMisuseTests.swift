@@ -10,7 +10,7 @@ extension StateMachineTests {
         /// One misuse: calling `event` in `stage` fails the caller with `error`.
         struct Misuse: Sendable, Hashable, CustomTestStringConvertible {
             var stage: SessionStage
-            var event: SessionEventKind
+            var event: SessionInput
             var error: String
 
             var testDescription: String { "\(event) in \(stage) throws \(error)" }
@@ -46,7 +46,7 @@ extension StateMachineTests {
         @Test func listCoversExactlyTheTablesMisusePairs() {
             let declared = SessionTransitionTable.rules.compactMap { rule -> Misuse? in
                 guard case .misuse(let error) = rule.outcome else { return nil }
-                return Misuse(stage: rule.stage, event: rule.event, error: error)
+                return Misuse(stage: rule.stage, event: rule.event, error: error.rawValue)
             }
             #expect(Set(declared) == Set(Self.misuses))
             #expect(declared.count == Self.misuses.count)

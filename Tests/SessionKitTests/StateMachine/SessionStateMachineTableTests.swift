@@ -16,7 +16,7 @@ extension StateMachineTests {
         /// One (stage, event kind) pair of the table, named for the test list.
         struct Pair: Sendable, CustomTestStringConvertible {
             var stage: SessionStage
-            var event: SessionEventKind
+            var event: SessionInput
 
             var testDescription: String { "\(event) in \(stage)" }
         }
@@ -26,7 +26,7 @@ extension StateMachineTests {
         static let unavailable = SessionError.provider(.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: ""))
 
         @Test func everyPairIsChecked() {
-            #expect(Self.pairs.count == SessionStage.allCases.count * SessionEventKind.allCases.count)
+            #expect(Self.pairs.count == SessionStage.allCases.count * SessionInput.allCases.count)
             #expect(Self.pairs.count == 7 * 21)
         }
 
@@ -59,7 +59,7 @@ extension StateMachineTests {
                         if pair.event == .callback && script.stage != start.stage {
                             #expect(script.lastCallbackConsumed, context)
                         }
-                    case .misuse(let name):
+                    case .misuse(let misuse):
                         #expect(script.stage == start.stage, context)
                         #expect(script.generation == start.generation, context)
                         #expect(script.waiting == start.waiting, context)
@@ -68,7 +68,7 @@ extension StateMachineTests {
                             continue
                         }
                         #expect(waiters == [1], context)
-                        #expect(Script.caseName(error) == name, context)
+                        #expect(error == misuse.error, context)
                     case .ignored:
                         #expect(script.stage == start.stage, context)
                         #expect(script.generation == start.generation, context)
@@ -158,7 +158,7 @@ extension StateMachineTests {
 
         /// The inputs of kind `event` for `script`'s stage. `late`: the stage does not own the event, so
         /// results are also fed as from the previous generation, and timers are ones no longer awaited.
-        static func inputs(_ event: SessionEventKind, in script: MachineScript, late: Bool) -> [Input] {
+        static func inputs(_ event: SessionInput, in script: MachineScript, late: Bool) -> [Input] {
             let generations = late && script.generation > 0 ? [script.generation, script.generation - 1] : [script.generation]
             func each<T>(_ values: [T], _ label: String, _ feed: @escaping (inout MachineScript, T, UInt64) -> Void) -> [Input] {
                 generations.flatMap { generation in

@@ -56,45 +56,53 @@ extension StateMachineTests {
         }
 
         @Test(arguments: SessionStage.allCases)
-        func callersMayQueueOutsideTheMachineOnlyWhileRefreshing(stage: SessionStage) {
-            let m = Script.make(stage)
-            let joins = if case .joinRefresh? = m.machine.handout { true } else { false }
-            #expect(joins == (stage == .refreshing))
+        func callersMayJoinFromOutsideTheActorOnlyWhileRefreshing(stage: SessionStage) {
+            var m = Script.make(stage)
+            let handoutJoins = if case .joinRefresh? = m.machine.handout { true } else { false }
+            #expect(handoutJoins == (stage == .refreshing))
+            let waiting = m.waiting
+            let joined = m.joinRefresh(waiter: 7)
+            #expect(joined == (stage == .refreshing))
+            #expect(m.stage == stage)
+            #expect(m.waiting == (joined ? waiting + [7] : waiting))
         }
 
-        @Test func aQueuedCallerFedWhileRefreshingOnlyJoins() {
+        @Test func aCallerAskingWhileRefreshingOnlyJoins() {
             var m = Script.makeRefreshing(waiters: [1])
             #expect(m.tokenRequested(waiter: 2, at: 4000) == [])
             #expect(m.tokenRequested(waiter: 3, at: 4000) == [])
             #expect(m.waiting == [1, 2, 3])
         }
 
-        @Test func queuedCallersJoinARefreshInOneStep() {
+        @Test func joinedCallersShareTheRefreshInArrivalOrder() {
             var m = Script.makeRefreshing(waiters: [1])
-            #expect(m.queuedTokenRequests(waiters: [2, 3, 4], at: 4000) == [])
+            let second = m.joinRefresh(waiter: 2)
+            #expect(m.tokenRequested(waiter: 3, at: 4000) == [])
+            let fourth = m.joinRefresh(waiter: 4)
+            #expect(second && fourth)
             #expect(m.waiting == [1, 2, 3, 4])
-            #expect(m.stage == .refreshing)
-        }
-
-        @Test func queuedCallersFedAfterTheRefreshEndedGetTheNewTokens() {
-            var m = Script.makeActive(expiresIn: 3600)
-            let resumed = m.queuedTokenRequests(waiters: [2, 3], at: 10)
-            #expect(resumed == ["resume([2], tokens(A))", "resume([3], tokens(A))"])
-        }
-
-        @Test func queuedCallersFedWhenTheTokenIsDueStartOneRefresh() {
-            var m = Script.makeActive(expiresIn: 3600)
             #expect(
-                m.queuedTokenRequests(waiters: [2, 3], at: 4000) == [
-                    "transition(active→refreshing: token due in 0s; 1 caller waiting)",
-                    "refresh(gen 1)",
+                m.refreshSucceeded(Script.tokens("B")) == [
+                    "transition(refreshing→active: refresh verified; 4 callers served)",
+                    "resume([1,2,3,4], tokens(B))",
                 ])
-            #expect(m.waiting == [2, 3])
         }
 
-        @Test func queuedCallersFedAfterSignOutAreNotSignedIn() {
-            var m = Script.makeSignedOut()
-            #expect(m.queuedTokenRequests(waiters: [2, 3]) == ["resume([2], failed(notSignedIn))", "resume([3], failed(notSignedIn))"])
+        @Test func aJoinedCallerIsCancelledAlone() {
+            var m = Script.makeRefreshing(waiters: [1])
+            let joined = [m.joinRefresh(waiter: 2), m.joinRefresh(waiter: 3)]
+            #expect(joined == [true, true])
+            #expect(m.cancel(waiter: 2) == ["resume([2], failed(cancelled))"])
+            #expect(m.waiting == [1, 3])
+        }
+
+        @Test func aJoinAfterTheRefreshEndedIsRefusedAndKeepsNothing() {
+            var m = Script.makeRefreshing(waiters: [1])
+            _ = m.refreshSucceeded(Script.tokens("B"))
+            let joined = m.joinRefresh(waiter: 2)
+            #expect(joined == false)
+            #expect(m.waiting == [])
+            #expect(m.stage == .active)
         }
 
         @Test func explicitRefreshIgnoresExpiry() {
@@ -184,7 +192,7 @@ extension StateMachineTests {
                     "transition(refreshing→refreshing: attempt 1 failed (HTTP 503); retrying in 2s)",
                     "startTimer(2, 2s)",
                 ])
-            #expect(m.machine.retryAttempt == 2)
+            #expect(m.retryAttempt == 2)
             #expect(m.tokenRequested(waiter: 3) == [])
             #expect(m.timerFired(1) == [])
             #expect(m.timerFired(2) == ["refresh(gen 1)"])
@@ -221,7 +229,7 @@ extension StateMachineTests {
                     "transition(active→refreshing: token due in 30s; 1 caller waiting)",
                     "refresh(gen 1)",
                 ])
-            #expect(m.machine.retryAttempt == 1)
+            #expect(m.retryAttempt == 1)
         }
 
         @Test func refreshRejectedSignsOut() {

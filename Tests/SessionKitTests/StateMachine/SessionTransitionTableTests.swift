@@ -15,7 +15,7 @@ extension StateMachineTests {
 
         @Test func declaresEveryPairExactlyOnce() {
             let rules = SessionTransitionTable.rules
-            #expect(rules.count == SessionStage.allCases.count * SessionEventKind.allCases.count)
+            #expect(rules.count == SessionStage.allCases.count * SessionInput.allCases.count)
             let pairs = Set(rules.map { "\($0.stage)/\($0.event)" })
             #expect(pairs.count == rules.count)
         }
@@ -26,8 +26,10 @@ extension StateMachineTests {
                 case .moves(let targets):
                     #expect(!targets.isEmpty, "\(rule.event) in \(rule.stage)")
                     #expect(Set(targets).count == targets.count, "\(rule.event) in \(rule.stage)")
-                case .misuse(let error), .ignored(let error):
-                    #expect(!error.isEmpty, "\(rule.event) in \(rule.stage)")
+                case .misuse(let misuse):
+                    #expect(!misuse.rawValue.isEmpty, "\(rule.event) in \(rule.stage)")
+                case .ignored(let why):
+                    #expect(!why.isEmpty, "\(rule.event) in \(rule.stage)")
                 }
             }
         }

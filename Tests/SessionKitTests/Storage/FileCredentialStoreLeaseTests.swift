@@ -51,7 +51,7 @@ struct FileCredentialStoreLeaseTests {
         }
         #expect(await events.next() == "A in")
         let waiter = Task { try await store.withLease { log.record("B in") } }
-        await waitUntil { store.lease.waiterCount == 1 }
+        await waitUntil(store.lease) { store.lease.waiterCount == 1 }
         gate.open()
         try await holder.value
         try await waiter.value
@@ -75,7 +75,7 @@ struct FileCredentialStoreLeaseTests {
         }
         #expect(await events.next() == "holder in")
         let waiter = Task { try await store.withLease { log.record("cancelled body ran") } }
-        await waitUntil { store.lease.waiterCount == 1 }
+        await waitUntil(store.lease) { store.lease.waiterCount == 1 }
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         #expect(store.lease.waiterCount == 0)
@@ -134,7 +134,7 @@ struct FileCredentialStoreLeaseTests {
         }
         #expect(await events.next() == "holder in")
         escapeGate.open()
-        await waitUntil { store.lease.waiterCount == 1 }
+        await waitUntil(store.lease) { store.lease.waiterCount == 1 }
         holderGate.open()
         try await holder.value
         try await escaped.value

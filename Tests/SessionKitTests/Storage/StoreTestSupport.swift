@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitTesting
 import SessionKit
 import Synchronization
 
@@ -152,6 +153,8 @@ final class OccupancyMeter: Sendable {
 ///
 /// For states a test cannot be called back about (a task parked in a lock's queue); it ends as soon
 /// as the state is reached, it does not wait for a guessed amount of time.
-func waitUntil(_ condition: () -> Bool) async {
-    while !condition() { await Task.yield() }
+func waitUntil(_ lease: LeaseKeeper, _ condition: () -> Bool) async {
+    let signal = ChangeSignal()
+    signal.watch(lease.changes)
+    await signal.wait(until: condition)
 }

@@ -1,0 +1,66 @@
+/// The calls to the provider whose failures the session classifies.
+public enum ProviderOperation: String, Sendable, Hashable, CaseIterable {
+    /// The authorization code exchange (RFC 6749 §4.1.3).
+    case codeExchange
+    /// A refresh (RFC 6749 §6).
+    case refresh
+    /// A refresh token's revocation (RFC 7009).
+    case revocation
+    /// The app disconnect (1pass.dev), and the device-key exchange that precedes it.
+    case disconnect
+}
+
+/// What a failed call means for the session.
+public enum ProviderErrorDisposition: String, Sendable, Hashable {
+    /// It may pass: retry with backoff, keep every credential.
+    case transient
+    /// The provider answered for good: for a refresh the refresh token is dead; for a code
+    /// exchange the sign-in failed; for a revocation the provider cannot be told; for a disconnect
+    /// the provider refused it.
+    case permanent
+}
+
+extension ProviderError {
+    /// The one table that classifies every failed call to the provider.
+    ///
+    /// | answer | code exchange | refresh | revocation | disconnect |
+    /// |---|---|---|---|---|
+    /// | no response (connection, timeout, cancelled, oversize) | transient | transient | transient | transient |
+    /// | 408, 429, 5xx | transient | transient | transient | transient |
+    /// | 400, 401 (any body: `invalid_grant`, unknown, missing, unparsable) | permanent | permanent | permanent | permanent |
+    /// | 403 | permanent | transient | permanent | permanent |
+    /// | other 4xx | permanent | transient | permanent | permanent |
+    /// | a success status with a body the protocol forbids | transient | transient | transient | transient |
+    ///
+    /// A refresh is permanent only when the provider said the grant or the client is refused
+    /// (RFC 6749 §5.2 answers with 400 or 401): anything else keeps the session, so a misbehaving
+    /// proxy or a misrouted request never signs the person out. Of the transient answers, those
+    /// that may pass on their own (``isTransient``: no response, 408, 429, 5xx) are retried with
+    /// backoff; a 403 or another 4xx fails the waiting callers at once and the next call tries again. A disconnect's 2xx and 404 are not
+    /// failures (both confirm it), so they never reach this table.
+    public func disposition(in operation: ProviderOperation) -> ProviderErrorDisposition {
+        switch self {
+        case .transport, .invalidResponse:
+            return .transient
+        case .http(let status, _, _, _):
+            if status == 408 || status == 429 || (500...599).contains(status) { return .transient }
+            if status == 400 || status == 401 { return .permanent }
+            switch operation {
+            case .refresh: return .transient
+            case .codeExchange, .revocation, .disconnect: return .permanent
+            }
+        }
+    }
+
+    /// A stable identifier: `connection_failed`, `timed_out`, `http_503`, `invalid_response` …
+    public var code: String {
+        switch self {
+        case .transport(.connectionFailed): "connection_failed"
+        case .transport(.timedOut): "timed_out"
+        case .transport(.responseTooLarge): "response_too_large"
+        case .transport(.cancelled): "cancelled"
+        case .http(let status, _, _, _): "http_\(status)"
+        case .invalidResponse: "invalid_response"
+        }
+    }
+}

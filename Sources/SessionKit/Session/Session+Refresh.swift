@@ -1,0 +1,89 @@
+import Foundation
+import SessionKitJOSE
+
+extension Session {
+    /// Runs one refresh attempt and tells the machine how it ended.
+    func runRefresh(_ order: Machine.RefreshOrder) async {
+        let outcome = await refreshUnderLease(previous: order.previous, forJournaledOperation: false)
+        guard let failure = RefreshFailure(outcome, attempt: order.attempt, policy: configuration.refreshRetry, random: &random) else {
+            guard case .refreshed(let tokens) = outcome else { preconditionFailure("only a refreshed outcome is not a failure") }
+            perform(core.withLock { $0.refreshSucceeded(tokens, generation: order.generation) })
+            return
+        }
+        perform(core.withLock { $0.refreshFailed(failure, generation: order.generation) })
+        // Every token a rejected id_token touched is queued for revocation.
+        if case .idTokenRejected = outcome { startBackgroundRevoker() }
+    }
+
+    /// Performs a ``RefreshProcedure`` under the store's lease.
+    func refreshUnderLease(previous: VerifiedTokens?, forJournaledOperation: Bool) async -> RefreshOutcome<VerifiedTokens> {
+        let store = self.store
+        let client = self.client
+        let verifier = self.verifier
+        let wallClock = self.wallClock
+        let previousStored = previous?.stored()
+        let procedure = RefreshProcedure<VerifiedTokens>(
+            previous: previousStored, forJournaledOperation: forJournaledOperation,
+            leadSeconds: Machine.seconds(configuration.refreshLeadTime))
+        let result = await leased { () async -> RefreshOutcome<VerifiedTokens> in
+            var procedure = procedure
+            var step = procedure.start()
+            while true {
+                switch step {
+                case .load:
+                    let loaded: Result<CredentialRecord, CredentialStoreError>
+                    do throws(CredentialStoreError) {
+                        loaded = .success(try await store.load())
+                    } catch {
+                        loaded = .failure(error)
+                    }
+                    step = procedure.loaded(loaded, now: wallClock())
+                case .adopt(let stored):
+                    step = procedure.adoptionChecked(verifier.adopt(stored, sameAccountAs: previousStored), now: wallClock())
+                case .requestRefresh(let token):
+                    let answer: Result<TokenResponse, ProviderError>
+                    do throws(ProviderError) {
+                        answer = .success(try await client.refresh(token))
+                    } catch {
+                        answer = .failure(error)
+                    }
+                    step = procedure.refreshAnswered(answer)
+                case .verifyWithCachedKeys(let response, let base):
+                    step = procedure.verified(await Self.verification(of: response, base: base, now: wallClock(), cachedOnly: true, verifier))
+                case .verifyWithFetchedKeys(let response, let base):
+                    step = procedure.verified(await Self.verification(of: response, base: base, now: wallClock(), cachedOnly: false, verifier))
+                case .save(let record):
+                    let saved: Result<Void, CredentialStoreError>
+                    do throws(CredentialStoreError) {
+                        saved = .success(try await store.save(record))
+                    } catch {
+                        saved = .failure(error)
+                    }
+                    step = procedure.saved(saved)
+                case .finish(let outcome):
+                    return outcome
+                }
+            }
+        }
+        switch result {
+        case .success(let outcome): return outcome
+        case .failure(let error): return .storageFailed(error)
+        }
+    }
+
+    private static func verification(
+        of response: TokenResponse, base: StoredSession, now: Date, cachedOnly: Bool, _ verifier: TokenVerifier
+    ) async -> RefreshVerification<VerifiedTokens> {
+        do throws(RefreshVerificationError) {
+            if cachedOnly {
+                return try await verifier.verifyRefreshWithCachedKeys(response, previous: base, now: now).map { .verified($0) } ?? .undecided
+            }
+            return .verified(try await verifier.verifyRefresh(response, previous: base, now: now))
+        } catch {
+            switch error {
+            case .rejected(let failure): return .rejected(failure)
+            case .keysUnavailable(let error): return .keysUnavailable(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+extension SessionError {
+    /// What an app should do about an error.
+    public enum Category: String, Sendable, Hashable, CaseIterable {
+        /// There is no usable session: show sign-in.
+        case signInRequired
+        /// It may pass (network, provider outage, rate limit): keep the session, try again later.
+        case transient
+        /// The app called something the current stage does not allow (a bug in the app's flow).
+        case misuse
+        /// Another operation owns the session (sign-out, deletion): wait for it to finish.
+        case operationInProgress
+        /// The person, the presenter or the app ended the operation.
+        case cancelled
+        /// The provider refused a server-first operation; nothing was changed locally.
+        case refused
+        /// The provider does not offer the operation.
+        case unsupported
+        /// The credential store failed; the session could not keep its promises durably.
+        case storage
+        /// The system failed (the random source).
+        case system
+    }
+
+    /// What an app should do about this error.
+    public var category: Category {
+        switch self {
+        case .notSignedIn, .refreshTokenRejected, .verificationFailed, .handoffTimedOut, .authorizationDenied, .callbackRejected:
+            .signInRequired
+        case .provider(let error):
+            error.isTransient ? .transient : .signInRequired
+        case .presentationFailed:
+            .signInRequired
+        case .signInInProgress, .alreadySignedIn:
+            .misuse
+        case .signOutInProgress, .accountDeletionInProgress:
+            .operationInProgress
+        case .cancelled:
+            .cancelled
+        case .accountDeletionRefused:
+            .refused
+        case .unsupported:
+            .unsupported
+        case .storage:
+            .storage
+        case .randomSourceFailed:
+            .system
+        }
+    }
+
+    /// Whether the person must sign in (again) before a token can be had.
+    public var requiresSignIn: Bool { category == .signInRequired }
+    /// Whether the failure may pass on its own: the session is kept, a later call may succeed.
+    public var isTransient: Bool { category == .transient }
+    /// Whether the app called something the current stage does not allow.
+    public var isMisuse: Bool { category == .misuse }
+    /// Whether the credential store failed.
+    public var isStorageFailure: Bool { category == .storage }
+
+    /// A stable identifier, for logs and analytics: `not_signed_in`, `verification_failed.bad_signature`,
+    /// `provider.http_503`, `storage.corrupted` …; never a secret.
+    public var code: String {
+        switch self {
+        case .notSignedIn: "not_signed_in"
+        case .signInInProgress: "sign_in_in_progress"
+        case .alreadySignedIn: "already_signed_in"
+        case .signOutInProgress: "sign_out_in_progress"
+        case .accountDeletionInProgress: "account_deletion_in_progress"
+        case .cancelled: "cancelled"
+        case .handoffTimedOut: "handoff_timed_out"
+        case .authorizationDenied: "authorization_denied"
+        case .presentationFailed: "presentation_failed"
+        case .callbackRejected: "callback_rejected"
+        case .verificationFailed(let error): "verification_failed.\(error.code)"
+        case .provider(let error): "provider.\(error.code)"
+        case .refreshTokenRejected: "refresh_token_rejected"
+        case .accountDeletionRefused: "account_deletion_refused"
+        case .storage(let error): "storage.\(error.code)"
+        case .unsupported: "unsupported"
+        case .randomSourceFailed: "random_source_failed"
+        }
+    }
+}
+
+extension SessionError: CustomStringConvertible {
+    /// The ``code`` and a secret-free detail.
+    public var description: String {
+        switch self {
+        case .authorizationDenied(let detail), .presentationFailed(let detail), .callbackRejected(let detail), .unsupported(let detail):
+            "\(code): \(detail)"
+        case .provider(let error): "\(code): \(error.summary)"
+        case .accountDeletionRefused(let status): "\(code): HTTP \(status)"
+        case .storage(let error): "\(code): \(error)"
+        case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
+            .handoffTimedOut, .verificationFailed, .refreshTokenRejected, .randomSourceFailed:
+            code
+        }
+    }
+}

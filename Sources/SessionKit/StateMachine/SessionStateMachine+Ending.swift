@@ -1,0 +1,219 @@
+import Foundation
+
+extension SessionStateMachine {
+    /// What `signOut()` and `deleteAccount()` can lead to.
+    enum EndingAction: EndsHandoff {
+        case output(Output)
+        case cancelTimer(TimerID)
+        case cancelPresenter
+        /// Sign-out or deletion overtook a refresh: stop its request so the journal is written at once.
+        case cancelRefresh
+        /// Journal the sign-out, revoke at the provider, then wipe.
+        case revoke(generation: UInt64, attempt: Int)
+        /// Journal the deletion, disconnect at the provider, then wipe.
+        case disconnect(generation: UInt64, attempt: Int)
+    }
+
+    /// What the provider's answer to a revocation or a disconnect can lead to.
+    enum ServerOperationAction: MachineAction {
+        case output(Output)
+        /// Retry after a backoff.
+        case startTimer(TimerID, after: Duration)
+        /// A refused deletion resumed at launch: refresh the stored session it kept.
+        case refresh(RefreshOrder)
+    }
+
+    /// The app called `signOut()`.
+    mutating func signOut(id: WaiterID, waiter: Waiter) -> [EndingAction] {
+        switch state {
+        case .active(let active):
+            return beginServerOperation(.revoking, from: .active, tokens: active.tokens, id: id, waiter: waiter, first: [])
+        case .refreshing(let refreshing):
+            return beginServerOperation(
+                .revoking, from: .refreshing, tokens: refreshing.previous, id: id, waiter: waiter,
+                first: abandon(refreshing, error: .signOutInProgress))
+        case .revoking(var operation):
+            state = .modifying
+            operation.waiters.append(id, waiter)
+            state = .revoking(operation)
+            return []
+        case .signedOut:
+            // Signing out when signed out is already done.
+            return [.resume([waiter], .done)]
+        case .handoff(let handoff):
+            return endHandoff(handoff, reason: .handoffCancelled, error: .cancelled) + [.resume([waiter], .done)]
+        case .verifying(let verifying):
+            // The exchange in flight becomes stale; its tokens are discarded and revoked when they arrive.
+            generation += 1
+            state = .signedOut
+            return [
+                .transition(from: .verifying, to: .signedOut, reason: .handoffCancelled),
+                .resume(verifying.waiters.ordered, .failed(.cancelled)),
+                .resume([waiter], .done),
+            ]
+        case .disconnecting:
+            return [.resume([waiter], .failed(.accountDeletionInProgress))]
+        case .modifying:
+            preconditionFailure("re-entered while modifying")
+        }
+    }
+
+    /// The app called `deleteAccount()`.
+    mutating func deleteAccount(id: WaiterID, waiter: Waiter) -> [EndingAction] {
+        switch state {
+        case .active(let active):
+            return beginServerOperation(.disconnecting, from: .active, tokens: active.tokens, id: id, waiter: waiter, first: [])
+        case .refreshing(let refreshing):
+            return beginServerOperation(
+                .disconnecting, from: .refreshing, tokens: refreshing.previous, id: id, waiter: waiter,
+                first: abandon(refreshing, error: .accountDeletionInProgress))
+        case .disconnecting(var operation):
+            state = .modifying
+            operation.waiters.append(id, waiter)
+            state = .disconnecting(operation)
+            return []
+        case .signedOut, .handoff, .verifying:
+            return [.resume([waiter], .failed(.notSignedIn))]
+        case .revoking:
+            return [.resume([waiter], .failed(.signOutInProgress))]
+        case .modifying:
+            preconditionFailure("re-entered while modifying")
+        }
+    }
+
+    /// The refresh in flight is given up for a server-first operation: its callers are told why.
+    private func abandon(_ refreshing: Refreshing, error: SessionError) -> [EndingAction] {
+        [.cancelRefresh, .resume(refreshing.waiters.ordered, .failed(error))] + (refreshing.retryTimer.map { [.cancelTimer($0)] } ?? [])
+    }
+
+    private enum ServerStage { case revoking, disconnecting }
+
+    private mutating func beginServerOperation(
+        _ kind: ServerStage, from stage: SessionStage, tokens: Tokens?, id: WaiterID, waiter: Waiter, first: [EndingAction]
+    ) -> [EndingAction] {
+        generation += 1
+        let operation = ServerOperation(tokens: tokens, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter))
+        switch kind {
+        case .revoking:
+            state = .revoking(operation)
+            return first + [.transition(from: stage, to: .revoking, reason: .signOutRequested), .revoke(generation: generation, attempt: 1)]
+        case .disconnecting:
+            state = .disconnecting(operation)
+            return first + [
+                .transition(from: stage, to: .disconnecting, reason: .accountDeletionRequested), .disconnect(generation: generation, attempt: 1),
+            ]
+        }
+    }
+
+    /// The provider confirmed the revocation or the disconnect, and the store is already wiped.
+    mutating func serverOperationConfirmed(generation: UInt64, subject: String?) -> [ServerOperationAction] {
+        guard generation == self.generation else { return [] }
+        switch state {
+        case .revoking(let operation):
+            self.generation += 1
+            state = .signedOut
+            return [.transition(from: .revoking, to: .signedOut, reason: .revocationConfirmed), .resume(operation.waiters.ordered, .done)]
+        case .disconnecting(let operation):
+            self.generation += 1
+            state = .signedOut
+            var actions: [ServerOperationAction] = [.transition(from: .disconnecting, to: .signedOut, reason: .accountDeleted)]
+            if let subject = subject ?? operation.tokens?.subject {
+                actions.append(.emit(.deleteUserData(subject: subject)))
+            }
+            actions.append(.resume(operation.waiters.ordered, .done))
+            return actions
+        case .signedOut, .handoff, .verifying, .active, .refreshing:
+            // The operation was superseded before its confirmation arrived.
+            return []
+        case .modifying:
+            preconditionFailure("re-entered while modifying")
+        }
+    }
+
+    /// A revocation or a disconnect failed, as the owner classified it.
+    mutating func serverOperationFailed(_ failure: ServerOperationFailure, generation: UInt64) -> [ServerOperationAction] {
+        guard generation == self.generation else { return [] }
+        switch state {
+        case .revoking(let operation):
+            switch failure {
+            case .transient(let why, let delay):
+                return retry(operation, stage: .revoking, why: why, after: delay)
+            case .cannotTell(let why):
+                return endRevokingLocally(operation, why: why)
+            case .refused(let status):
+                return endRevokingLocally(operation, why: "revocation refused (\(status))")
+            case .storage(let error):
+                return storageFailed(operation, stage: .revoking, error: error)
+            }
+        case .disconnecting(let operation):
+            switch failure {
+            case .transient(let why, let delay):
+                return retry(operation, stage: .disconnecting, why: why, after: delay)
+            case .refused(let status):
+                return endDisconnecting(operation, reason: .accountDeletionRefused(status: status), error: .accountDeletionRefused(status: status))
+            case .cannotTell(let why):
+                return endDisconnecting(operation, reason: .accountDeletionUnavailable(why), error: .unsupported(why))
+            case .storage(let error):
+                return storageFailed(operation, stage: .disconnecting, error: error)
+            }
+        case .signedOut, .handoff, .verifying, .active, .refreshing:
+            // Superseded before the answer arrived.
+            return []
+        case .modifying:
+            preconditionFailure("re-entered while modifying")
+        }
+    }
+
+    private mutating func retry(_ operation: ServerOperation, stage: SessionStage, why: String, after delay: Duration) -> [ServerOperationAction] {
+        var operation = operation
+        state = .modifying
+        let timer = makeTimer()
+        operation.attempt += 1
+        operation.retryTimer = timer
+        state = stage == .revoking ? .revoking(operation) : .disconnecting(operation)
+        return [
+            .transition(
+                from: stage, to: stage, reason: .retrying(attempt: operation.attempt - 1, afterSeconds: Self.seconds(delay), because: why)),
+            .startTimer(timer, after: delay),
+        ]
+    }
+
+    /// The intent could not be journaled or completed: surface it; nothing was wiped.
+    private mutating func storageFailed(_ operation: ServerOperation, stage: SessionStage, error: CredentialStoreError) -> [ServerOperationAction] {
+        let waiters = operation.waiters.ordered
+        let reason = TransitionReason.storageFailed(Self.describe(.storage(error)))
+        if let tokens = operation.tokens {
+            state = .active(Active(tokens: tokens))
+            return [.transition(from: stage, to: .active, reason: reason), .resume(waiters, .failed(.storage(error)))]
+        }
+        generation += 1
+        state = .signedOut
+        return [.transition(from: stage, to: .signedOut, reason: reason), .resume(waiters, .failed(.storage(error)))]
+    }
+
+    /// The account stays: back to the verified tokens, or, when the deletion was resumed from the
+    /// journal at launch (no verified tokens in memory), on to a restoring refresh.
+    private mutating func endDisconnecting(_ operation: ServerOperation, reason: TransitionReason, error: SessionError) -> [ServerOperationAction] {
+        let waiters = operation.waiters.ordered
+        if let tokens = operation.tokens {
+            state = .active(Active(tokens: tokens))
+            return [.transition(from: .disconnecting, to: .active, reason: reason), .resume(waiters, .failed(error))]
+        }
+        state = .refreshing(Refreshing(previous: nil, waiters: WaiterList(), attempt: 1, retryTimer: nil))
+        return [
+            .transition(from: .disconnecting, to: .refreshing, reason: reason),
+            .resume(waiters, .failed(error)),
+            .refresh(RefreshOrder(generation: generation, attempt: 1, previous: nil)),
+        ]
+    }
+
+    /// The store is wiped by the owner before this input: signing out cannot be refused.
+    private mutating func endRevokingLocally(_ operation: ServerOperation, why: String) -> [ServerOperationAction] {
+        generation += 1
+        state = .signedOut
+        return [.transition(from: .revoking, to: .signedOut, reason: .signedOutLocallyOnly(why)), .resume(operation.waiters.ordered, .done)]
+    }
+}
+
+extension SessionStateMachine.EndingAction: Sendable where Tokens: Sendable, Waiter: Sendable {}
+extension SessionStateMachine.ServerOperationAction: Sendable where Tokens: Sendable, Waiter: Sendable {}

@@ -1,0 +1,49 @@
+extension SessionStateMachine {
+    /// What a cold launch's look at the store can lead to.
+    enum RestoreAction: MachineAction {
+        case output(Output)
+        /// Refresh and verify the stored session.
+        case refresh(RefreshOrder)
+        /// Resume a journaled sign-out.
+        case revoke(generation: UInt64, attempt: Int)
+        /// Resume a journaled deletion.
+        case disconnect(generation: UInt64, attempt: Int)
+    }
+
+    /// `restore()` loaded the store.
+    mutating func restoreLoaded(_ plan: RestorePlan, id: WaiterID, waiter: Waiter) -> [RestoreAction] {
+        switch state {
+        case .signedOut:
+            break
+        case .handoff, .verifying, .active, .refreshing, .revoking, .disconnecting:
+            // Already running (a second restore, or sign-in first): nothing to restore.
+            return [.resume([waiter], .done)]
+        case .modifying:
+            preconditionFailure("re-entered while modifying")
+        }
+        switch plan {
+        case .nothing:
+            return [.transition(from: .signedOut, to: .signedOut, reason: .nothingStored), .resume([waiter], .done)]
+        case .session:
+            generation += 1
+            state = .refreshing(Refreshing(previous: nil, waiters: WaiterList(id, waiter), attempt: 1, retryTimer: nil))
+            return [
+                .transition(from: .signedOut, to: .refreshing, reason: .restoring),
+                .refresh(RefreshOrder(generation: generation, attempt: 1, previous: nil)),
+            ]
+        case .pending(.signOut):
+            generation += 1
+            state = .revoking(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter)))
+            return [.transition(from: .signedOut, to: .revoking, reason: .resumingPendingOperation), .revoke(generation: generation, attempt: 1)]
+        case .pending(.deleteAccount):
+            generation += 1
+            state = .disconnecting(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter)))
+            return [
+                .transition(from: .signedOut, to: .disconnecting, reason: .resumingPendingOperation),
+                .disconnect(generation: generation, attempt: 1),
+            ]
+        }
+    }
+}
+
+extension SessionStateMachine.RestoreAction: Sendable where Tokens: Sendable, Waiter: Sendable {}

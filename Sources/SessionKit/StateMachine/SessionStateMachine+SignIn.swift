@@ -1,0 +1,142 @@
+import Foundation
+
+extension SessionStateMachine {
+    /// What `signIn`, a callback and the presenter's end can lead to.
+    enum HandoffAction: EndsHandoff {
+        case output(Output)
+        /// Show the authorization page for `attempt`.
+        case present(SignInAttempt, generation: UInt64)
+        case cancelPresenter
+        case startTimer(TimerID, after: Duration)
+        case cancelTimer(TimerID)
+        /// Exchange the callback's code for tokens, then verify them.
+        case exchangeCode(code: String, attempt: SignInAttempt, generation: UInt64)
+        /// An old session's refresh token moves to the background revocation queue.
+        case deferRevocation
+    }
+
+    /// What the end of a code exchange can lead to.
+    enum ExchangeAction: MachineAction {
+        case output(Output)
+        /// Tokens from an exchange that finished after the session moved on: revoke them.
+        case discardLateTokens(Tokens)
+    }
+
+    /// The app called `signIn()`.
+    mutating func signIn(_ attempt: SignInAttempt, id: WaiterID, waiter: Waiter) -> [HandoffAction] {
+        switch state {
+        case .signedOut:
+            return beginHandoff(attempt, id: id, waiter: waiter)
+        case .revoking(let operation):
+            // A pending revocation must not hold the person hostage: the old refresh token moves to
+            // the background queue, stays unusable, and the new sign-in starts.
+            var actions: [HandoffAction] = operation.retryTimer.map { [.cancelTimer($0)] } ?? []
+            actions += [
+                .deferRevocation,
+                .resume(operation.waiters.ordered, .done),
+                .transition(from: .revoking, to: .signedOut, reason: .revocationDeferred),
+            ]
+            return actions + beginHandoff(attempt, id: id, waiter: waiter)
+        case .handoff, .verifying:
+            return [.resume([waiter], .failed(.signInInProgress))]
+        case .active, .refreshing:
+            return [.resume([waiter], .failed(.alreadySignedIn))]
+        case .disconnecting:
+            return [.resume([waiter], .failed(.accountDeletionInProgress))]
+        case .modifying:
+            preconditionFailure("re-entered while modifying")
+        }
+    }
+
+    private mutating func beginHandoff(_ attempt: SignInAttempt, id: WaiterID, waiter: Waiter) -> [HandoffAction] {
+        generation += 1
+        let timer = makeTimer()
+        state = .handoff(Handoff(attempt: attempt, timer: timer, waiters: WaiterList(id, waiter)))
+        return [
+            .transition(from: .signedOut, to: .handoff, reason: .signInRequested),
+            .present(attempt, generation: generation),
+            .startTimer(timer, after: configuration.handoffTimeout),
+        ]
+    }
+
+    /// A callback URL matching the redirect URI arrived. Returns whether it was consumed.
+    mutating func callbackReceived(_ callback: CallbackParameters, expectedIssuer: String) -> (consumed: Bool, actions: [HandoffAction]) {
+        guard case .handoff(let handoff) = state else {
+            // No handoff waits for it: a stale or replayed callback is not consumed.
+            return (false, [])
+        }
+        guard callback.state == handoff.attempt.state else {
+            // Not this handoff's answer (a stale or forged link): not consumed, so whoever can open
+            // the app's redirect URL cannot cancel a sign-in in progress.
+            return (false, [])
+        }
+        let failure: (TransitionReason, SessionError)?
+        if let issuer = callback.issuer, issuer != expectedIssuer {
+            failure = (.callbackRejected("iss mismatch"), .callbackRejected("iss mismatch"))
+        } else if let error = callback.error {
+            failure = (.authorizationDenied(error: error), .authorizationDenied(error))
+        } else if callback.code == nil || callback.code?.isEmpty == true {
+            failure = (.callbackRejected("no code"), .callbackRejected("no code"))
+        } else {
+            failure = nil
+        }
+        if let (reason, error) = failure {
+            return (true, endHandoff(handoff, reason: reason, error: error))
+        }
+        var attempt = handoff.attempt
+        attempt.redirectURI = callback.redirectURI
+        state = .verifying(Verifying(attempt: attempt, waiters: handoff.waiters))
+        return (
+            true,
+            [
+                .cancelTimer(handoff.timer),
+                .cancelPresenter,
+                .transition(from: .handoff, to: .verifying, reason: .callbackReceived),
+                .exchangeCode(code: callback.code ?? "", attempt: attempt, generation: generation),
+            ]
+        )
+    }
+
+    /// The presenter ended without delivering a callback.
+    mutating func presenterFailed(_ error: HandoffError, generation: UInt64) -> [HandoffAction] {
+        guard generation == self.generation, case .handoff(let handoff) = state else {
+            // The handoff already ended (callback, timeout, sign-out): the presenter's late word is moot.
+            return []
+        }
+        switch error {
+        case .cancelled:
+            return endHandoff(handoff, reason: .handoffCancelled, error: .cancelled)
+        case .presentationFailed(let why):
+            return endHandoff(handoff, reason: .presentationFailed(why), error: .presentationFailed(why))
+        }
+    }
+
+    /// The code exchange returned verified tokens (already stored).
+    mutating func exchangeSucceeded(_ tokens: Tokens, generation: UInt64) -> [ExchangeAction] {
+        guard generation == self.generation, case .verifying(let verifying) = state else {
+            return [.discardLateTokens(tokens)]
+        }
+        state = .active(Active(tokens: tokens))
+        return [
+            .transition(from: .verifying, to: .active, reason: .verified(subject: tokens.subject)),
+            .resume(verifying.waiters.ordered, .tokens(tokens)),
+        ]
+    }
+
+    /// The code exchange or its verification failed.
+    mutating func exchangeFailed(_ error: SessionError, generation: UInt64) -> [ExchangeAction] {
+        guard generation == self.generation, case .verifying(let verifying) = state else {
+            // The sign-in was already abandoned; nothing was stored for it.
+            return []
+        }
+        self.generation += 1
+        state = .signedOut
+        return [
+            .transition(from: .verifying, to: .signedOut, reason: Self.reason(for: error)),
+            .resume(verifying.waiters.ordered, .failed(error)),
+        ]
+    }
+}
+
+extension SessionStateMachine.HandoffAction: Sendable where Tokens: Sendable, Waiter: Sendable {}
+extension SessionStateMachine.ExchangeAction: Sendable where Tokens: Sendable, Waiter: Sendable {}

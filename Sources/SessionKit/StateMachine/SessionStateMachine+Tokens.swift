@@ -1,0 +1,160 @@
+import Foundation
+
+extension SessionStateMachine {
+    /// What a token request can lead to.
+    enum TokenAction: MachineAction {
+        case output(Output)
+        /// Run a refresh.
+        case refresh(RefreshOrder)
+    }
+
+    /// What the end of a refresh can lead to.
+    enum RefreshAction: MachineAction {
+        case output(Output)
+        /// Retry after a backoff.
+        case startTimer(TimerID, after: Duration)
+        /// Tokens from a refresh that finished after the session moved on: revoke them.
+        case discardLateTokens(Tokens)
+    }
+
+    /// What a caller may be handed without an input: the rule ``tokenRequested(id:waiter:now:force:)``
+    /// applies, as a value the owner checks against its own clock.
+    enum Handout {
+        /// Active: `tokens` may be handed out until `dueAt` (access-token expiry minus the lead time).
+        case fresh(Tokens, dueAt: Date)
+        /// Refreshing: a caller may join the refresh in flight with ``joinRefresh(id:waiter:)``.
+        case joinRefresh
+    }
+
+    /// The handout rule of the current stage (the fast path of `validAccessToken()`), or `nil` when
+    /// every request must go through ``tokenRequested(id:waiter:now:force:)``.
+    var handout: Handout? {
+        switch state {
+        case .active(let active):
+            .fresh(active.tokens, dueAt: active.tokens.accessTokenExpiresAt.addingTimeInterval(-Self.seconds(configuration.refreshLeadTime)))
+        case .refreshing: .joinRefresh
+        case .signedOut, .handoff, .verifying, .revoking, .disconnecting: nil
+        case .modifying: preconditionFailure("handout read while the machine is modifying")
+        }
+    }
+
+    /// A caller wants a valid access token (`force`: a refresh regardless of expiry).
+    mutating func tokenRequested(id: WaiterID, waiter: Waiter, now: Date, force: Bool) -> [TokenAction] {
+        switch state {
+        case .active(let active):
+            if !force && Self.isFresh(active.tokens, now: now, lead: configuration.refreshLeadTime) {
+                return [.resume([waiter], .tokens(active.tokens))]
+            }
+            state = .refreshing(Refreshing(previous: active.tokens, waiters: WaiterList(id, waiter), attempt: 1, retryTimer: nil))
+            let remaining = active.tokens.accessTokenExpiresAt.timeIntervalSince(now)
+            let reason: TransitionReason =
+                force ? .refreshRequested : .tokenDue(inSeconds: max(0, Int(remaining.rounded(.down))), callers: 1)
+            return [
+                .transition(from: .active, to: .refreshing, reason: reason),
+                .refresh(RefreshOrder(generation: generation, attempt: 1, previous: active.tokens)),
+            ]
+        case .refreshing:
+            _ = joinRefresh(id: id, waiter: waiter)
+            return []
+        case .signedOut, .handoff, .verifying:
+            return [.resume([waiter], .failed(.notSignedIn))]
+        case .revoking:
+            return [.resume([waiter], .failed(.signOutInProgress))]
+        case .disconnecting:
+            return [.resume([waiter], .failed(.accountDeletionInProgress))]
+        case .modifying:
+            preconditionFailure("re-entered while modifying")
+        }
+    }
+
+    /// A caller joins the refresh in flight, if there is one. Its only possible result is the
+    /// caller waiting here for that refresh's outcome, so the owner may feed it from any executor
+    /// (under the lock that guards the machine). Returns `false`, and keeps nothing, when no
+    /// refresh is in flight: the caller must then ask through ``tokenRequested(id:waiter:now:force:)``.
+    mutating func joinRefresh(id: WaiterID, waiter: Waiter) -> Bool {
+        switch state {
+        case .refreshing(var refreshing):
+            state = .modifying
+            refreshing.waiters.append(id, waiter)
+            state = .refreshing(refreshing)
+            return true
+        case .signedOut, .handoff, .verifying, .active, .revoking, .disconnecting:
+            return false
+        case .modifying:
+            preconditionFailure("re-entered while modifying")
+        }
+    }
+
+    /// A refresh returned verified tokens (already stored).
+    mutating func refreshSucceeded(_ tokens: Tokens, generation: UInt64) -> [RefreshAction] {
+        guard generation == self.generation, case .refreshing(let refreshing) = state else {
+            return [.discardLateTokens(tokens)]
+        }
+        state = .active(Active(tokens: tokens))
+        var actions: [RefreshAction] = []
+        if let previous = refreshing.previous {
+            // Account identity is the provider's word, told as events, never guessed.
+            if previous.subject != tokens.subject {
+                actions.append(.emit(.subjectChanged(from: previous.subject, to: tokens.subject, absorbed: tokens.linkedSubjects)))
+            }
+            if previous.isAnonymous && !tokens.isAnonymous {
+                actions.append(.emit(.anonymousUserPromoted(subject: tokens.subject)))
+            }
+        }
+        let reason: TransitionReason =
+            refreshing.previous == nil ? .verified(subject: tokens.subject) : .refreshed(callers: refreshing.waiters.count)
+        actions.append(.transition(from: .refreshing, to: .active, reason: reason))
+        actions.append(.resume(refreshing.waiters.ordered, .tokens(tokens)))
+        return actions
+    }
+
+    /// A refresh failed, as the owner classified it.
+    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64) -> [RefreshAction] {
+        guard generation == self.generation, case .refreshing(var refreshing) = state else {
+            // Superseded by sign-out, deletion or a new sign-in; the store already reflects it.
+            return []
+        }
+        switch failure {
+        case .transient(let error, let retryIn?):
+            state = .modifying
+            let timer = makeTimer()
+            refreshing.attempt += 1
+            refreshing.retryTimer = timer
+            state = .refreshing(refreshing)
+            return [
+                .transition(
+                    from: .refreshing, to: .refreshing,
+                    reason: .retrying(attempt: refreshing.attempt - 1, afterSeconds: Self.seconds(retryIn), because: Self.describe(error))),
+                .startTimer(timer, after: retryIn),
+            ]
+        case .transient(let error, nil):
+            // Not sticky: the tokens stay, the waiters get the error, the next call may try again.
+            let waiters = refreshing.waiters.ordered
+            if let previous = refreshing.previous {
+                state = .active(Active(tokens: previous))
+                return [
+                    .transition(from: .refreshing, to: .active, reason: .refreshFailedTransiently(Self.describe(error))),
+                    .resume(waiters, .failed(error)),
+                ]
+            }
+            // A restore that could not reach the provider: nothing verified to show, nothing wiped.
+            self.generation += 1
+            state = .signedOut
+            return [
+                .transition(from: .refreshing, to: .signedOut, reason: .refreshFailedTransiently(Self.describe(error))),
+                .resume(waiters, .failed(error)),
+            ]
+        case .permanent(let error):
+            self.generation += 1
+            state = .signedOut
+            return [
+                .transition(from: .refreshing, to: .signedOut, reason: Self.reason(for: error)),
+                .resume(refreshing.waiters.ordered, .failed(error)),
+            ]
+        }
+    }
+}
+
+extension SessionStateMachine.TokenAction: Sendable where Tokens: Sendable, Waiter: Sendable {}
+extension SessionStateMachine.RefreshAction: Sendable where Tokens: Sendable, Waiter: Sendable {}
+extension SessionStateMachine.Handout: Sendable where Tokens: Sendable {}

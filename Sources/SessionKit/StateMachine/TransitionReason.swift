@@ -1,0 +1,105 @@
+import Foundation
+
+/// Why a session changed stage. Carries no secret, so it is safe to print.
+public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
+    /// The first event on a transitions stream: the stage the session is in right now.
+    case current
+    /// The app called `signIn()`.
+    case signInRequested
+    /// The callback URL arrived; the code is being exchanged.
+    case callbackReceived
+    /// The tokens were verified (sign-in, refresh or restore).
+    case verified(subject: String)
+    /// A refresh was verified and handed to the callers waiting for it.
+    case refreshed(callers: Int)
+    /// The handoff did not answer in time.
+    case handoffTimedOut
+    /// The person closed the handoff without choosing, or the app cancelled it.
+    case handoffCancelled
+    /// The provider answered the authorization with an error (such as `access_denied`).
+    case authorizationDenied(error: String)
+    /// The callback did not belong to this handoff (`state` or `iss` mismatch).
+    case callbackRejected(String)
+    /// The code exchange failed at the provider.
+    case exchangeFailed(String)
+    /// The returned id_token failed verification; the code is DESIGN.md's stable error code.
+    case verificationFailed(code: String)
+    /// The access token is due within the lead time.
+    case tokenDue(inSeconds: Int, callers: Int)
+    /// The app asked for a refresh explicitly.
+    case refreshRequested
+    /// A cold launch found a stored refresh token.
+    case restoring
+    /// Nothing was stored at cold launch.
+    case nothingStored
+    /// A refresh failed in a way that may pass (network, 5xx, 429); the session keeps its tokens.
+    case refreshFailedTransiently(String)
+    /// The provider refused the refresh token (`invalid_grant`): the session is over.
+    case refreshRejected(String)
+    /// The credential store failed; the session cannot keep its promises durably.
+    case storageFailed(String)
+    /// The app called `signOut()`.
+    case signOutRequested
+    /// The app called `deleteAccount()`.
+    case accountDeletionRequested
+    /// A journaled sign-out or deletion found at cold launch is being completed.
+    case resumingPendingOperation
+    /// A server call failed transiently and is retried after a delay.
+    case retrying(attempt: Int, afterSeconds: Double, because: String)
+    /// The provider confirmed the revocation; local credentials are wiped.
+    case revocationConfirmed
+    /// The provider could not be told (no revocation endpoint, or it refused); local credentials are wiped.
+    case signedOutLocallyOnly(String)
+    /// The provider confirmed the disconnect; local credentials and the device key are wiped.
+    case accountDeleted
+    /// The provider refused the disconnect (401/403); the credentials are kept.
+    case accountDeletionRefused(status: Int)
+    /// A new sign-in started while an old refresh token still waits to be revoked.
+    case revocationDeferred
+    /// The presenter could not show the authorization page.
+    case presentationFailed(String)
+    /// The provider offers no way to delete the account's connection (or could not be asked); credentials are kept.
+    case accountDeletionUnavailable(String)
+
+    /// One readable phrase, as the walkthrough prints it.
+    public var description: String {
+        switch self {
+        case .current: "current stage"
+        case .signInRequested: "sign-in requested"
+        case .callbackReceived: "callback received; exchanging code"
+        case .verified(let subject): "id_token verified; sub \(subject)"
+        case .refreshed(let callers): "refresh verified; \(callers) caller\(callers == 1 ? "" : "s") served"
+        case .handoffTimedOut: "handoff timed out"
+        case .handoffCancelled: "handoff cancelled"
+        case .authorizationDenied(let error): "authorization denied: \(error)"
+        case .callbackRejected(let why): "callback rejected: \(why)"
+        case .exchangeFailed(let why): "code exchange failed: \(why)"
+        case .verificationFailed(let code): "id_token rejected: \(code)"
+        case .tokenDue(let seconds, let callers):
+            "token due in \(seconds)s; \(callers) caller\(callers == 1 ? "" : "s") waiting"
+        case .refreshRequested: "refresh requested"
+        case .restoring: "restoring from stored refresh token"
+        case .nothingStored: "nothing stored"
+        case .refreshFailedTransiently(let why): "refresh failed, tokens kept: \(why)"
+        case .refreshRejected(let why): "refresh rejected: \(why)"
+        case .storageFailed(let why): "credential store failed: \(why)"
+        case .signOutRequested: "sign-out requested; revoking at the provider"
+        case .accountDeletionRequested: "account deletion requested; disconnecting at the provider"
+        case .resumingPendingOperation: "resuming journaled operation"
+        case .retrying(let attempt, let after, let why):
+            "attempt \(attempt) failed (\(why)); retrying in \(Self.format(after))s"
+        case .revocationConfirmed: "revocation confirmed; local credentials wiped"
+        case .signedOutLocallyOnly(let why): "signed out locally; provider not told: \(why)"
+        case .accountDeleted: "disconnect confirmed; credentials and device key wiped"
+        case .accountDeletionRefused(let status): "disconnect refused (\(status)); credentials kept"
+        case .revocationDeferred: "new sign-in; old refresh token revoked in the background"
+        case .presentationFailed(let why): "handoff could not be shown: \(why)"
+        case .accountDeletionUnavailable(let why): "account deletion unavailable (\(why)); credentials kept"
+        }
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        let rounded = (seconds * 1000).rounded() / 1000
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

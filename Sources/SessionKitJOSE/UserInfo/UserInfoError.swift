@@ -1,0 +1,25 @@
+/// Why a UserInfo response (OpenID Connect Core §5.3) was not accepted.
+///
+/// Codes follow the ID-token ones. The description is the code alone: it never contains a claim
+/// value or the access token.
+public enum UserInfoError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The body is not one strict JSON object, is too large, or a standard claim has the wrong type.
+    case malformed
+    /// The response has no `sub`, or an empty one (§5.3.2: `sub` is always returned).
+    case missingClaim
+    /// The response's `sub` differs from the verified id_token's (§5.3.2): its claims belong to
+    /// someone else and must not be used.
+    case subjectMismatch
+
+    /// The stable code, e.g. `sub_mismatch`.
+    public var code: String {
+        switch self {
+        case .malformed: "malformed"
+        case .missingClaim: "missing_claim"
+        case .subjectMismatch: "sub_mismatch"
+        }
+    }
+
+    /// The stable code.
+    public var description: String { code }
+}
