@@ -6,7 +6,8 @@
 # Targets: jws (compact-JWS parser), jwks (JWKS decoder), base64url (strict decoder),
 # json (tree parser vs scanning parser), idtoken (full ID-token validation), userinfo (UserInfo
 # response decoder and its sub check), grant (1Password access-grant decoder), intake
-# (credential-import activity intake), cxf (Credential Exchange Format decoder).
+# (credential-import activity intake), cxf (Credential Exchange Format decoder), loopback (the
+# loopback presenter's HTTP request-head parser).
 # Prints one line per target, "TARGET: executions=N crashes=N", and exits non-zero when any
 # target crashed or could not run. Crash inputs are kept in Fuzz/.build/crash-TARGET-*.
 #
@@ -20,7 +21,7 @@ set -euo pipefail
 seconds="${1:-20}"
 if [[ $# -gt 0 ]]; then shift; fi
 targets=("$@")
-if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken userinfo grant intake cxf); fi
+if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken userinfo loopback grant intake cxf); fi
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
     echo "usage: Fuzz/run.sh [SECONDS] [TARGET...]" >&2
     exit 2
@@ -55,7 +56,8 @@ swift_flags=(-O -swift-version 6 -package-name SessionKit -sanitize=fuzzer,addre
 mapfile -t jose_sources < <(find "$root/Sources/SessionKitJOSE" -name '*.swift' | sort)
 
 if [[ $needs_jose -eq 1 ]]; then
-    sources=("${jose_sources[@]}" "$here/Targets/FuzzTargets.swift")
+    # The loopback presenter's request-head parser needs nothing but the standard library.
+    sources=("${jose_sources[@]}" "$root/Sources/SessionKit/Handoff/LoopbackRequestHead.swift" "$here/Targets/FuzzTargets.swift")
     if stale "$binary" "${sources[@]}" "$root/Sources/CSessionKitOpenSSL/shim.h"; then
         echo "building $binary" >&2
         if ! swiftc "${swift_flags[@]}" -module-name SessionKitJOSE -use-ld=lld \

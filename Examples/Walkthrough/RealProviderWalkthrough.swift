@@ -5,8 +5,11 @@ import SessionKit
     import FoundationNetworking
 #endif
 
-/// The happy path against a real provider, in real time: sign in (a person completes the
-/// authorization in a browser and pastes the callback URL), refresh, sign out.
+/// The happy path against a real provider, in real time: sign in, refresh, sign out.
+///
+/// With a loopback redirect URI (`http://127.0.0.1/…`) the sign-in goes through the
+/// ``LoopbackPresenter``: the browser's redirect comes back to the walkthrough by itself. With any
+/// other redirect URI, or with `--paste`, the person pastes the URL the browser was redirected to.
 enum RealProviderWalkthrough {
     struct Options {
         var issuer: String
@@ -14,6 +17,16 @@ enum RealProviderWalkthrough {
         var redirectURI: URL
         var revocationEndpoint: URL?
         var json: Bool
+        var paste = false
+    }
+
+    /// The loopback presenter's browser for a terminal: prints the URL on a line of its own (a
+    /// script or a person opens it), and also opens the platform's browser where there is one.
+    static let terminalBrowser = BrowserOpener { url throws(HandoffError) in
+        FileHandle.standardError.write(
+            Data("Open this URL in a browser and sign in; the answer comes back to the walkthrough by itself:\n".utf8))
+        Narrator.write(url.absoluteString)
+        try await BrowserOpener.platform?.open(url)
     }
 
     /// A presenter for a terminal: prints the authorization URL on a line of its own, then reads the
@@ -30,6 +43,11 @@ enum RealProviderWalkthrough {
         }
     }
 
+    static func presenter(for options: Options) -> any HandoffPresenter {
+        guard !options.paste, LoopbackPresenter.canServe(options.redirectURI) else { return TerminalPresenter() }
+        return LoopbackPresenter(opener: terminalBrowser)
+    }
+
     static func run(_ options: Options) async -> Int32 {
         let clock = ContinuousClock()
         let transport = URLSessionTransport(clock: clock)
@@ -41,7 +59,7 @@ enum RealProviderWalkthrough {
                 scopes: ["openid", "profile", "email"], revocationEndpoint: options.revocationEndpoint, transport: transport)
             let session = Session(
                 configuration: SessionConfiguration(provider: provider), transport: transport,
-                store: FileCredentialStore(directory: directory), presenter: TerminalPresenter(), clock: clock,
+                store: FileCredentialStore(directory: directory), presenter: presenter(for: options), clock: clock,
                 wallClock: { Date() })
             let narrator = Narrator(json: options.json, epoch: Date())
             narrator.begin("real-provider", summary: "sign in → refresh → sign out against \(options.issuer)")

@@ -3,7 +3,7 @@ import SessionKit
 import SessionKitTesting
 
 /// `swift run walkthrough [--list] [--json] [--diagram DIR] [NAME…]`, or against a real provider:
-/// `swift run walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL]`.
+/// `swift run walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL] [--paste]`.
 @main
 struct Walkthrough {
     static func main() async {
@@ -11,7 +11,9 @@ struct Walkthrough {
         let json = arguments.contains("--json")
         arguments.removeAll { $0 == "--json" }
         if arguments.contains("--list") {
-            for scenario in Scenario.all { print("\(scenario.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(scenario.summary)") }
+            for scenario in Scenario.all {
+                print("\(scenario.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(scenario.summary)")
+            }
             return
         }
         if let index = arguments.firstIndex(of: "--diagram") {
@@ -48,6 +50,9 @@ struct Walkthrough {
     }
 
     static func runAgainstRealProvider(_ arguments: [String], json: Bool) async -> Int32 {
+        var arguments = arguments
+        let paste = arguments.contains("--paste")
+        arguments.removeAll { $0 == "--paste" }
         var values: [String: String] = [:]
         var index = 0
         while index < arguments.count {
@@ -62,13 +67,14 @@ struct Walkthrough {
         guard let issuer = values["--issuer"], let clientID = values["--client-id"],
             let redirect = values["--redirect-uri"].flatMap(URL.init(string:))
         else {
-            FileHandle.standardError.write(Data("usage: walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL]\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL] [--paste]\n".utf8))
             return 2
         }
         return await RealProviderWalkthrough.run(
             .init(
                 issuer: issuer, clientID: clientID, redirectURI: redirect,
-                revocationEndpoint: values["--revocation-endpoint"].flatMap(URL.init(string:)), json: json))
+                revocationEndpoint: values["--revocation-endpoint"].flatMap(URL.init(string:)), json: json, paste: paste))
     }
 
     static func writeDiagrams(to directory: String) {

@@ -11,6 +11,10 @@ struct DjangoOAuthToolkitTests {
         try await Scenarios.signInVerifiesAndStores(environment)
     }
 
+    @Test func signInThroughTheLoopbackPresenterWithAScriptedBrowser() async throws {
+        try await Scenarios.signInThroughTheLoopbackPresenter(environment)
+    }
+
     @Test func refreshRotatesAndAReplayedRefreshTokenEndsTheChain() async throws {
         try await Scenarios.refreshRotatesAsTheProviderDoes(environment)
     }
