@@ -90,6 +90,16 @@ run_tests() {
     fi
 }
 
+step "swift format lint --strict"
+# The checked-in .swift-format is the style; any finding fails the run.
+lint_output=$(find Sources Tests Examples Benchmarks Fuzz -name '*.swift' -print0 | xargs -0 swift format lint --strict 2>&1 || true)
+if [ -n "$lint_output" ]; then
+    printf '%s\n' "$lint_output" >&2
+    echo "swift format lint --strict reported $(printf '%s\n' "$lint_output" | grep -cE 'warning|error') findings" >&2
+    exit 1
+fi
+echo "no findings"
+
 step "swift test (warnings as errors)"
 run_tests .build/test-output.txt -Xswiftc -warnings-as-errors
 if [ "$providers" = 1 ]; then

@@ -44,10 +44,12 @@ struct Scenario: Sendable {
         env.clock.advanceToNextDeadline()
         let served = await callers.value
         say.note(
-            "\(served) callers served by \(env.provider.requestCount(grantType: "refresh_token")) refresh request", at: env.clock.wallClockNow())
+            "\(served) callers served by \(env.provider.requestCount(grantType: "refresh_token")) refresh request",
+            at: env.clock.wallClockNow())
     }
 
-    static let tamperedRefresh = Scenario(name: "tampered-refresh", summary: "a refreshed id_token with a bad signature is rejected") { env, say in
+    static let tamperedRefresh = Scenario(name: "tampered-refresh", summary: "a refreshed id_token with a bad signature is rejected") {
+        env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         env.clock.advance(by: .seconds(3540))
@@ -63,7 +65,8 @@ struct Scenario: Sendable {
         say.note("the rotated refresh token was revoked at the provider; store holds no session", at: env.clock.wallClockNow())
     }
 
-    static let outageSignOut = Scenario(name: "outage-sign-out", summary: "sign-out while the provider is down: retried, then confirmed") { env, say in
+    static let outageSignOut = Scenario(name: "outage-sign-out", summary: "sign-out while the provider is down: retried, then confirmed") {
+        env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         env.provider.script(.serverError(status: 503), on: .revocation, times: 2)
@@ -81,7 +84,8 @@ struct Scenario: Sendable {
         say.note("stored credentials after sign-out: \(env.store.record.isEmpty ? "none" : "some")", at: env.clock.wallClockNow())
     }
 
-    static let accountDeletion = Scenario(name: "account-deletion", summary: "disconnect confirmed, then wipe and delete-data event") { env, say in
+    static let accountDeletion = Scenario(name: "account-deletion", summary: "disconnect confirmed, then wipe and delete-data event") {
+        env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         say.note("app calls deleteAccount()", at: env.clock.wallClockNow())
@@ -92,7 +96,8 @@ struct Scenario: Sendable {
             at: env.clock.wallClockNow())
     }
 
-    static let deletionRefused = Scenario(name: "deletion-refused", summary: "account deletion refused with 403: credentials kept") { env, say in
+    static let deletionRefused = Scenario(name: "deletion-refused", summary: "account deletion refused with 403: credentials kept") {
+        env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         env.provider.script(.forbidden, on: .disconnect)
@@ -126,7 +131,9 @@ struct Scenario: Sendable {
         }
     }
 
-    static let restoreAfterRelaunch = Scenario(name: "restore", summary: "cold launch: a new Session restores from the stored refresh token") { env, say in
+    static let restoreAfterRelaunch = Scenario(
+        name: "restore", summary: "cold launch: a new Session restores from the stored refresh token"
+    ) { env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         env.clock.advance(by: .seconds(600))

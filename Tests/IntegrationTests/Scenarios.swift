@@ -165,8 +165,9 @@ enum Scenarios {
         try await session.refresh()
 
         #expect(keyID(of: try await harness.storedSession()?.idToken) == newKeyID)
-        #expect(harness.transport.log.filter { $0.url == harness.configuration.provider.jwksURI }.count == 2,
-                "the cached set lacked the new kid, so it was fetched once more")
+        #expect(
+            harness.transport.log.filter { $0.url == harness.configuration.provider.jwksURI }.count == 2,
+            "the cached set lacked the new kid, so it was fetched once more")
         #expect(await session.stage == .active)
     }
 

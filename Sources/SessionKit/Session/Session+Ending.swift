@@ -32,7 +32,8 @@ extension Session {
             } catch {
                 switch error.disposition(in: .revocation) {
                 case .transient:
-                    let failure = ServerOperationFailure.transient(error, attempt: attempt, policy: configuration.serverFirstRetry, random: &random)
+                    let failure = ServerOperationFailure.transient(
+                        error, attempt: attempt, policy: configuration.serverFirstRetry, random: &random)
                     return serverOperationFailed(failure, generation: generation)
                 case .permanent:
                     // The provider refuses the revocation for good: signing out cannot be refused, so wipe.
@@ -118,7 +119,8 @@ extension Session {
     }
 
     private func finishDisconnect(_ outcome: DisconnectOutcome, generation: UInt64, attempt: Int) {
-        guard let failure = ServerOperationFailure(outcome, attempt: attempt, policy: configuration.serverFirstRetry, random: &random) else {
+        guard let failure = ServerOperationFailure(outcome, attempt: attempt, policy: configuration.serverFirstRetry, random: &random)
+        else {
             guard case .confirmed(let subject) = outcome else { preconditionFailure("only a confirmed outcome is not a failure") }
             perform(core.withLock { $0.serverOperationConfirmed(generation: generation, subject: subject) })
             return

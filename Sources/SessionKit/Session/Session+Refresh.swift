@@ -50,9 +50,11 @@ extension Session {
                     }
                     step = procedure.refreshAnswered(answer)
                 case .verifyWithCachedKeys(let response, let base):
-                    step = procedure.verified(await Self.verification(of: response, base: base, now: wallClock(), cachedOnly: true, verifier))
+                    step = procedure.verified(
+                        await Self.verification(of: response, base: base, now: wallClock(), cachedOnly: true, verifier))
                 case .verifyWithFetchedKeys(let response, let base):
-                    step = procedure.verified(await Self.verification(of: response, base: base, now: wallClock(), cachedOnly: false, verifier))
+                    step = procedure.verified(
+                        await Self.verification(of: response, base: base, now: wallClock(), cachedOnly: false, verifier))
                 case .save(let record):
                     let saved: Result<Void, CredentialStoreError>
                     do throws(CredentialStoreError) {
@@ -77,7 +79,8 @@ extension Session {
     ) async -> RefreshVerification<VerifiedTokens> {
         do throws(RefreshVerificationError) {
             if cachedOnly {
-                return try await verifier.verifyRefreshWithCachedKeys(response, previous: base, now: now).map { .verified($0) } ?? .undecided
+                return try await verifier.verifyRefreshWithCachedKeys(response, previous: base, now: now).map { .verified($0) }
+                    ?? .undecided
             }
             return .verified(try await verifier.verifyRefresh(response, previous: base, now: now))
         } catch {

@@ -160,7 +160,8 @@ extension Session {
     private func present(_ attempt: SignInAttempt, generation: UInt64) {
         let client = self.client
         let redirects = HandoffRedirects { redirectURI in
-            client.authorizationURL(codeChallenge: attempt.codeChallenge, state: attempt.state, nonce: attempt.nonce, redirectURI: redirectURI)
+            client.authorizationURL(
+                codeChallenge: attempt.codeChallenge, state: attempt.state, nonce: attempt.nonce, redirectURI: redirectURI)
         }
         let request = HandoffRequest(
             authorizationURL: attempt.authorizationURL, redirectURI: configuration.provider.redirectURI, redirects: redirects)

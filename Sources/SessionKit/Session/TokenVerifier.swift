@@ -54,7 +54,9 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
     var linkedSubjects: [String] { identity.linkedSubjects }
     var isAnonymous: Bool { identity.isAnonymous }
 
-    fileprivate init(accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret, idToken: Secret?, identity: SessionIdentity, rotation: UInt64) {
+    fileprivate init(
+        accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret, idToken: Secret?, identity: SessionIdentity, rotation: UInt64
+    ) {
         self.accessToken = accessToken
         self.token = AccessToken(secret: accessToken, expiresAt: accessTokenExpiresAt)
         self.accessTokenExpiresAt = accessTokenExpiresAt
@@ -108,7 +110,9 @@ struct TokenVerifier: Sendable {
     }
 
     /// Verifies a refresh response against the session it refreshes.
-    func verifyRefresh(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(RefreshVerificationError) -> VerifiedTokens {
+    func verifyRefresh(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(RefreshVerificationError)
+        -> VerifiedTokens
+    {
         var verified: VerifiedIDToken?
         if let token = response.idToken {
             verified = try await validate(token, nonce: nil, accessToken: response.accessToken, now: now)
@@ -169,7 +173,8 @@ struct TokenVerifier: Sendable {
             return nil
         }
         if let previous {
-            guard stored.issuer == previous.issuer, stored.subject == previous.subject, Set(stored.audience) == Set(previous.audience) else {
+            guard stored.issuer == previous.issuer, stored.subject == previous.subject, Set(stored.audience) == Set(previous.audience)
+            else {
                 return nil
             }
         }

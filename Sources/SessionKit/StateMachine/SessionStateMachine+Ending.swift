@@ -96,11 +96,14 @@ extension SessionStateMachine {
         switch kind {
         case .revoking:
             state = .revoking(operation)
-            return first + [.transition(from: stage, to: .revoking, reason: .signOutRequested), .revoke(generation: generation, attempt: 1)]
+            return first + [
+                .transition(from: stage, to: .revoking, reason: .signOutRequested), .revoke(generation: generation, attempt: 1),
+            ]
         case .disconnecting:
             state = .disconnecting(operation)
             return first + [
-                .transition(from: stage, to: .disconnecting, reason: .accountDeletionRequested), .disconnect(generation: generation, attempt: 1),
+                .transition(from: stage, to: .disconnecting, reason: .accountDeletionRequested),
+                .disconnect(generation: generation, attempt: 1),
             ]
         }
     }
@@ -150,7 +153,8 @@ extension SessionStateMachine {
             case .transient(let why, let delay):
                 return retry(operation, stage: .disconnecting, why: why, after: delay)
             case .refused(let status):
-                return endDisconnecting(operation, reason: .accountDeletionRefused(status: status), error: .accountDeletionRefused(status: status))
+                return endDisconnecting(
+                    operation, reason: .accountDeletionRefused(status: status), error: .accountDeletionRefused(status: status))
             case .cannotTell(let why):
                 return endDisconnecting(operation, reason: .accountDeletionUnavailable(why), error: .unsupported(why))
             case .storage(let error):
@@ -164,7 +168,9 @@ extension SessionStateMachine {
         }
     }
 
-    private mutating func retry(_ operation: ServerOperation, stage: SessionStage, why: String, after delay: Duration) -> [ServerOperationAction] {
+    private mutating func retry(_ operation: ServerOperation, stage: SessionStage, why: String, after delay: Duration)
+        -> [ServerOperationAction]
+    {
         var operation = operation
         state = .modifying
         let timer = makeTimer()
@@ -179,7 +185,9 @@ extension SessionStateMachine {
     }
 
     /// The intent could not be journaled or completed: surface it; nothing was wiped.
-    private mutating func storageFailed(_ operation: ServerOperation, stage: SessionStage, error: CredentialStoreError) -> [ServerOperationAction] {
+    private mutating func storageFailed(_ operation: ServerOperation, stage: SessionStage, error: CredentialStoreError)
+        -> [ServerOperationAction]
+    {
         let waiters = operation.waiters.ordered
         let reason = TransitionReason.storageFailed(Self.describe(.storage(error)))
         if let tokens = operation.tokens {
@@ -193,7 +201,9 @@ extension SessionStateMachine {
 
     /// The account stays: back to the verified tokens, or, when the deletion was resumed from the
     /// journal at launch (no verified tokens in memory), on to a restoring refresh.
-    private mutating func endDisconnecting(_ operation: ServerOperation, reason: TransitionReason, error: SessionError) -> [ServerOperationAction] {
+    private mutating func endDisconnecting(_ operation: ServerOperation, reason: TransitionReason, error: SessionError)
+        -> [ServerOperationAction]
+    {
         let waiters = operation.waiters.ordered
         if let tokens = operation.tokens {
             state = .active(Active(tokens: tokens))
@@ -211,7 +221,9 @@ extension SessionStateMachine {
     private mutating func endRevokingLocally(_ operation: ServerOperation, why: String) -> [ServerOperationAction] {
         generation += 1
         state = .signedOut
-        return [.transition(from: .revoking, to: .signedOut, reason: .signedOutLocallyOnly(why)), .resume(operation.waiters.ordered, .done)]
+        return [
+            .transition(from: .revoking, to: .signedOut, reason: .signedOutLocallyOnly(why)), .resume(operation.waiters.ordered, .done),
+        ]
     }
 }
 

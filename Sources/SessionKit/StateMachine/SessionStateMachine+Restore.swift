@@ -62,7 +62,10 @@ extension SessionStateMachine {
         case .pending(.signOut):
             generation += 1
             state = .revoking(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter)))
-            return [.transition(from: .signedOut, to: .revoking, reason: .resumingPendingOperation), .revoke(generation: generation, attempt: 1)]
+            return [
+                .transition(from: .signedOut, to: .revoking, reason: .resumingPendingOperation),
+                .revoke(generation: generation, attempt: 1),
+            ]
         case .pending(.deleteAccount):
             generation += 1
             state = .disconnecting(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter)))

@@ -31,7 +31,8 @@ extension SessionStateMachine {
     var handout: Handout? {
         switch state {
         case .active(let active):
-            .fresh(active.tokens, dueAt: active.tokens.accessTokenExpiresAt.addingTimeInterval(-Self.seconds(configuration.refreshLeadTime)))
+            .fresh(
+                active.tokens, dueAt: active.tokens.accessTokenExpiresAt.addingTimeInterval(-Self.seconds(configuration.refreshLeadTime)))
         case .refreshing(let refreshing):
             if refreshing.retryTimer != nil, let previous = refreshing.previous {
                 // Backing off after a failure that may pass: the lead time is a preference, not a

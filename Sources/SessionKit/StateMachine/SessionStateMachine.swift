@@ -137,7 +137,9 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     ) -> [Action] where Action.Tokens == Tokens, Action.Waiter == Waiter {
         generation += 1
         state = .signedOut
-        var actions: [Action] = [.cancelTimer(handoff.timer), .cancelPresenter, .transition(from: .handoff, to: .signedOut, reason: reason)]
+        var actions: [Action] = [
+            .cancelTimer(handoff.timer), .cancelPresenter, .transition(from: .handoff, to: .signedOut, reason: reason),
+        ]
         if !handoff.waiters.isEmpty { actions.append(.resume(handoff.waiters.ordered, .failed(error))) }
         return actions
     }

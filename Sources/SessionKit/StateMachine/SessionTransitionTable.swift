@@ -174,7 +174,10 @@ public enum SessionTransitionTable {
 
     /// The stage diagram as Graphviz `dot` source, for rendering an SVG.
     public static func dot() -> String {
-        var lines = ["// Generated from SessionTransitionTable. Do not edit.", "digraph SessionStages {", "    rankdir=LR;", "    node [shape=box, style=rounded];"]
+        var lines = [
+            "// Generated from SessionTransitionTable. Do not edit.", "digraph SessionStages {", "    rankdir=LR;",
+            "    node [shape=box, style=rounded];",
+        ]
         var edges: [String: [String]] = [:]
         var order: [String] = []
         for rule in rules {

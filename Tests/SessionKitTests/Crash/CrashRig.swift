@@ -59,7 +59,8 @@ final class CrashRig: Sendable {
             configuration: providerConfiguration, clock: ContinuousClock(), now: { Date() },
             signingKeys: SimulatedProviderKeys.shared(count: 1))
         configuration = SessionConfiguration(
-            provider: try .onePass(clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI, issuer: issuer))
+            provider: try .onePass(clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI, issuer: issuer)
+        )
         let provider = provider
         let gate = gate
         server.start { request in

@@ -101,7 +101,9 @@ struct DisconnectProcedureTests {
         var transient = make()
         _ = transient.start()
         _ = transient.journaled(.success(F.session("RT-1", expiresIn: 10)), now: F.now)
-        #expect(line(transient.refreshed(.providerFailed(F.unavailable))) == "finish(transient(SessionKit.ProviderError.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: \"\")))")
+        #expect(
+            line(transient.refreshed(.providerFailed(F.unavailable)))
+                == "finish(transient(SessionKit.ProviderError.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: \"\")))")
 
         var stored = make()
         _ = stored.start()
@@ -130,14 +132,17 @@ struct DisconnectProcedureTests {
 
     @Test func aDeviceKeyFailureThatMayPassIsRetriedLater() {
         var p = journaled()
-        #expect(line(p.deviceKeyAnswered(.failure(.transport(.timedOut)))) == "finish(transient(SessionKit.ProviderError.transport(SessionKit.TransportError.timedOut)))")
+        #expect(
+            line(p.deviceKeyAnswered(.failure(.transport(.timedOut))))
+                == "finish(transient(SessionKit.ProviderError.transport(SessionKit.TransportError.timedOut)))")
     }
 
     @Test(arguments: [401, 403, 409])
     func aRefusedDisconnectClearsTheJournalAndKeepsTheCredentials(status: Int) {
         var p = journaled()
         _ = p.deviceKeyAnswered(.success(Secret("DK")))
-        #expect(line(p.disconnectAnswered(.failure(.http(status: status, error: nil, retryAfterSeconds: nil, excerpt: "")))) == "clearJournal")
+        #expect(
+            line(p.disconnectAnswered(.failure(.http(status: status, error: nil, retryAfterSeconds: nil, excerpt: "")))) == "clearJournal")
         #expect(line(p.journalCleared(.success(()))) == "finish(refused(status: \(status)))")
     }
 
@@ -145,7 +150,9 @@ struct DisconnectProcedureTests {
     func aDisconnectFailureThatMayPassKeepsTheJournal(status: Int) {
         var p = journaled()
         _ = p.deviceKeyAnswered(.success(Secret("DK")))
-        guard case .finish(.transient(let error)) = p.disconnectAnswered(.failure(.http(status: status, error: nil, retryAfterSeconds: nil, excerpt: "")))
+        guard
+            case .finish(.transient(let error)) = p.disconnectAnswered(
+                .failure(.http(status: status, error: nil, retryAfterSeconds: nil, excerpt: "")))
         else {
             Issue.record("expected a transient finish")
             return

@@ -122,7 +122,9 @@ struct RefreshProcedureTests {
         _ = p.loaded(.success(F.record(F.session("RT-2", rotation: 1))), now: F.now)
         #expect(line(p.adoptionChecked(nil, now: F.now)) == "request(RT-2)")
         _ = p.refreshAnswered(.failure(F.invalidGrant))
-        #expect(line(p.loaded(.success(F.record(F.session("RT-3", rotation: 2))), now: F.now)) == "finish(refreshTokenRejected 400 invalid_grant)")
+        #expect(
+            line(p.loaded(.success(F.record(F.session("RT-3", rotation: 2))), now: F.now))
+                == "finish(refreshTokenRejected 400 invalid_grant)")
     }
 
     @Test func aRefusalWhoseWipeCannotBeWrittenIsAStorageFailure() {

@@ -146,11 +146,12 @@ struct SessionCoalescingTests {
         #expect(h.provider.activeGrantCount == 0)
         #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.store.record.isEmpty)
-        #expect(h.steps.filter { if case .move = $0 { true } else { false } } == Step.signIn() + [
-            .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
-            .move(.refreshing, .revoking, .signOutRequested),
-            .move(.revoking, .signedOut, .revocationConfirmed),
-        ])
+        #expect(
+            h.steps.filter { if case .move = $0 { true } else { false } } == Step.signIn() + [
+                .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
+                .move(.refreshing, .revoking, .signOutRequested),
+                .move(.revoking, .signedOut, .revocationConfirmed),
+            ])
         await #expect(throws: SessionError.notSignedIn) { try await session.validAccessToken() }
         #expect(await session.identity == nil)
     }

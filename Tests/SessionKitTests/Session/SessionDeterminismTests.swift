@@ -62,10 +62,12 @@ struct SessionDeterminismTests {
         #expect(retries.count == 6)
         #expect(retries.last == 30)
         #expect(retries.dropLast().allSatisfy { $0 > 0 && $0 != $0.rounded() })
-        #expect(reference.events.last == .transition(
-            SessionTransition(
-                from: .revoking, to: .signedOut, reason: .revocationConfirmed,
-                date: try #require(reference.requests.last?.receivedAt))))
+        #expect(
+            reference.events.last
+                == .transition(
+                    SessionTransition(
+                        from: .revoking, to: .signedOut, reason: .revocationConfirmed,
+                        date: try #require(reference.requests.last?.receivedAt))))
         #expect(reference.requests.count == 2 + 2 + 6)
     }
 

@@ -73,7 +73,9 @@ struct ProviderErrorDispositionTests {
     }
 
     static let rows: [Row] = [
-        Row(error: .transport(.connectionFailed("refused")), exchange: .transient, refresh: .transient, revocation: .transient, disconnect: .transient),
+        Row(
+            error: .transport(.connectionFailed("refused")), exchange: .transient, refresh: .transient, revocation: .transient,
+            disconnect: .transient),
         Row(error: .transport(.timedOut), exchange: .transient, refresh: .transient, revocation: .transient, disconnect: .transient),
         Row(error: http(408), exchange: .transient, refresh: .transient, revocation: .transient, disconnect: .transient),
         Row(error: http(429), exchange: .transient, refresh: .transient, revocation: .transient, disconnect: .transient),

@@ -42,7 +42,8 @@ final class SessionHarness: Sendable {
         self.clock = clock
         self.epoch = clock.wallClockNow()
         let provider = try SimulatedProvider(
-            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: try SimulatedProviderKeys.shared(count: 3))
+            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() },
+            signingKeys: try SimulatedProviderKeys.shared(count: 3))
         self.provider = provider
         let issued = self.issued
         self.presenter = ScriptedPresenter(authorize: { (url, subject, decision) throws(SimulatedProviderAuthorizationError) -> URL in

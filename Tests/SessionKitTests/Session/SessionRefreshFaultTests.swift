@@ -92,9 +92,10 @@ struct SessionRefreshFaultTests {
                 .move(.refreshing, .active, .refreshed(callers: 1)),
             ])
         #expect(h.transitionTimes.suffix(2) == [Self.dueAt, Self.dueAt + delay])
-        #expect(h.provider.requestLog.filter { $0.grantType == "refresh_token" }.map(\.receivedAt) == [
-            h.epoch + Self.dueAt, h.epoch + Self.dueAt + delay,
-        ])
+        #expect(
+            h.provider.requestLog.filter { $0.grantType == "refresh_token" }.map(\.receivedAt) == [
+                h.epoch + Self.dueAt, h.epoch + Self.dueAt + delay,
+            ])
     }
 
     @Test("a slow answer keeps the callers waiting in simulated time, then serves them")

@@ -181,8 +181,10 @@ struct SessionScenarioTests {
         #expect((0...4).contains(retries[1].afterSeconds))
         #expect(retries[2].afterSeconds == 30)
         let sent = h.provider.requestLog.filter { $0.endpoint == .revocation }.map { $0.receivedAt.timeIntervalSince(h.epoch) }
-        let expected = [0, retries[0].afterSeconds, retries[0].afterSeconds + retries[1].afterSeconds,
-                        retries[0].afterSeconds + retries[1].afterSeconds + 30]
+        let expected = [
+            0, retries[0].afterSeconds, retries[0].afterSeconds + retries[1].afterSeconds,
+            retries[0].afterSeconds + retries[1].afterSeconds + 30,
+        ]
         #expect(sent.count == 4)
         #expect(zip(sent, expected).allSatisfy { abs($0 - $1) < 1e-6 })
         #expect(h.provider.requestLog.filter { $0.endpoint == .revocation }.map(\.status) == [503, 503, 429, 200])

@@ -192,7 +192,8 @@ struct MachineScript: CustomStringConvertible {
 
     /// A refresh failed, `seconds` after ``start``.
     mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64? = nil, at seconds: Double = 0) -> [String] {
-        let actions = machine.refreshFailed(failure, generation: generation ?? machine.generation, now: Self.start.addingTimeInterval(seconds))
+        let actions = machine.refreshFailed(
+            failure, generation: generation ?? machine.generation, now: Self.start.addingTimeInterval(seconds))
         return record(actions)
     }
 
