@@ -165,7 +165,7 @@ public final class SessionModel {
             }
         case .subjectChanged, .anonymousUserPromoted:
             await refreshIdentity()
-        case .deleteUserData, .deferredRevocationCompleted:
+        case .deleteUserData, .deferredRevocationCompleted, .callbackRefused:
             break
         }
     }

@@ -185,7 +185,8 @@ extension Session {
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         let fields = FormEncoding.decode(query)
         let callback = CallbackParameters(
-            code: fields["code"], state: fields["state"], error: fields["error"], issuer: fields["iss"], redirectURI: redirectURI)
+            code: fields["code"], state: fields["state"], error: fields["error"], issuer: fields["iss"], redirectURI: redirectURI,
+            repeatedNames: FormEncoding.repeatedNames(in: query))
         let expectedIssuer = configuration.provider.issuer
         let (consumed, actions) = core.withLock { $0.callbackReceived(callback, expectedIssuer: expectedIssuer) }
         perform(actions)

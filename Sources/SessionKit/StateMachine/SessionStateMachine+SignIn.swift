@@ -63,12 +63,17 @@ extension SessionStateMachine {
     mutating func callbackReceived(_ callback: CallbackParameters, expectedIssuer: String) -> (consumed: Bool, actions: [HandoffAction]) {
         guard case .handoff(let handoff) = state else {
             // No handoff waits for it: a stale or replayed callback is not consumed.
-            return (false, [])
+            return (false, [.emit(.callbackRefused(.noHandoffWaiting))])
+        }
+        if let name = callback.repeatedNames.first {
+            // RFC 6749 §3.1: no parameter may repeat. Which value is genuine cannot be told, so
+            // none is used and the handoff keeps waiting for a well-formed answer.
+            return (false, [.emit(.callbackRefused(.repeatedParameter(name: name)))])
         }
         guard callback.state == handoff.attempt.state else {
             // Not this handoff's answer (a stale or forged link): not consumed, so whoever can open
             // the app's redirect URL cannot cancel a sign-in in progress.
-            return (false, [])
+            return (false, [.emit(.callbackRefused(.stateMismatch))])
         }
         let failure: (TransitionReason, SessionError)?
         if let issuer = callback.issuer, issuer != expectedIssuer {

@@ -128,8 +128,10 @@ struct MachineScript: CustomStringConvertible {
     }
 
     /// A callback URL matching the redirect URI; the defaults answer attempt 1 with a code.
-    mutating func callback(code: String? = "code-1", state: String? = "state-1", error: String? = nil, iss: String? = nil) -> [String] {
-        let parameters = CallbackParameters(code: code, state: state, error: error, issuer: iss)
+    mutating func callback(
+        code: String? = "code-1", state: String? = "state-1", error: String? = nil, iss: String? = nil, repeated: [String] = []
+    ) -> [String] {
+        let parameters = CallbackParameters(code: code, state: state, error: error, issuer: iss, repeatedNames: repeated)
         let (consumed, actions) = machine.callbackReceived(parameters, expectedIssuer: Self.issuer)
         lastCallbackConsumed = consumed
         return record(actions)
@@ -403,6 +405,7 @@ struct MachineScript: CustomStringConvertible {
             "subjectChanged(\(from)→\(to), absorbed [\(absorbed.joined(separator: ","))])"
         case .anonymousUserPromoted(let subject): "anonymousUserPromoted(\(subject))"
         case .deferredRevocationCompleted: "deferredRevocationCompleted"
+        case .callbackRefused(let refusal): "callbackRefused(\(refusal))"
         }
     }
 

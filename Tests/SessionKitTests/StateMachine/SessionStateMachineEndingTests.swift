@@ -69,7 +69,7 @@ extension StateMachineTests {
                     "resume([1], done)",
                 ])
             #expect(m.stage == .signedOut)
-            #expect(m.callback() == [])
+            #expect(m.callback() == ["emit(callbackRefused(no handoff waits for a callback))"])
             #expect(!m.lastCallbackConsumed)
         }
 

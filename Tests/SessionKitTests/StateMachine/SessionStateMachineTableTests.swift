@@ -77,7 +77,7 @@ extension StateMachineTests {
                         #expect(transitions.isEmpty, context)
                         for action in script.lastActions {
                             switch action {
-                            case .resume(_, .done), .discardLateTokens:
+                            case .resume(_, .done), .discardLateTokens, .emit(.callbackRefused):
                                 break
                             default:
                                 Issue.record("an ignored event acted: \(Script.line(action)); \(context.rawValue)")
