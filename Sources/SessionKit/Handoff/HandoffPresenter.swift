@@ -1,7 +1,10 @@
 import Foundation
 
 /// What a presenter is asked to show: the provider's authorization page.
-public struct HandoffRequest: Sendable, Equatable {
+///
+/// The authorization URL carries this attempt's `state`, `nonce` and PKCE challenge, so every
+/// rendering (`description`, `debugDescription`, `dump`) shows the endpoint only.
+public struct HandoffRequest: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The authorization URL, with PKCE challenge, state and nonce.
     public var authorizationURL: URL
     /// The redirect URI the answer will come back to.
@@ -33,6 +36,20 @@ public struct HandoffRequest: Sendable, Equatable {
         guard let redirects, HandoffRedirects.isLoopbackRedirect(redirectURI) else { return authorizationURL }
         return redirects.render(redirectURI)
     }
+
+    /// The authorization endpoint and the redirect URI, without the query.
+    public var description: String {
+        var endpoint = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)
+        endpoint?.query = nil
+        endpoint?.fragment = nil
+        return "HandoffRequest(\(endpoint?.string ?? "<authorization endpoint>")?<redacted>, redirect \(redirectURI.absoluteString))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// Hides the authorization URL's query from `dump` and debuggers.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description], displayStyle: .struct) }
 
     /// Compares the authorization URL and the redirect URI.
     public static func == (lhs: HandoffRequest, rhs: HandoffRequest) -> Bool {

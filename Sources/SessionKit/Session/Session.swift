@@ -46,7 +46,7 @@ public actor Session {
     /// The machine, and with it every suspended caller. The actor feeds it every input; the one
     /// input whose only result is "the caller waits" (joining a refresh in flight) may come from
     /// any executor, so the machine sits behind a lock the actor's steps take too.
-    let core: Locked<Machine>
+    nonisolated let core: Locked<Machine>
     var random: AnyRandomNumberGenerator
     var timers: [TimerID: Task<Void, Never>] = [:]
     var presenterTask: Task<Void, Never>?
@@ -327,5 +327,18 @@ struct AnyRandomNumberGenerator: RandomNumberGenerator, Sendable {
 
     mutating func next() -> UInt64 {
         base.next()
+    }
+}
+
+extension Session: CustomReflectable {
+    /// What `dump` and debuggers show: the stage and the provider, never a token or a sign-in
+    /// parameter.
+    nonisolated public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "stage": core.withLock { $0.stage }, "issuer": configuration.provider.issuer, "clientID": configuration.provider.clientID,
+            ],
+            displayStyle: .class)
     }
 }

@@ -186,3 +186,10 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
 
 extension SessionStateMachine.Output: Sendable where Tokens: Sendable, Waiter: Sendable {}
 extension SessionStateMachine.RefreshOrder: Sendable where Tokens: Sendable {}
+
+extension SessionStateMachine: CustomReflectable {
+    /// The stage and the generation only: the stages' payloads hold sign-in parameters and tokens.
+    var customMirror: Mirror {
+        Mirror(self, children: ["stage": stage, "generation": generation], displayStyle: .struct)
+    }
+}
