@@ -27,6 +27,14 @@ struct DjangoOAuthToolkitTests {
         try await Scenarios.restoreInANewSessionUsesTheStoredRefreshToken(environment)
     }
 
+    @Test func aRefreshWithoutAnIDTokenKeepsTheSession() async throws {
+        try await Scenarios.refreshWithoutAnIDTokenKeepsTheSession(environment)
+    }
+
+    @Test func aRevokedRefreshTokenEndsTheSessionOnce() async throws {
+        try await Scenarios.aRevokedRefreshTokenEndsTheSessionOnce(environment)
+    }
+
     @Test func signOutIsConfirmedByRevocationAtTheServer() async throws {
         try await Scenarios.signOutGoesToTheServerFirst(environment)
     }

@@ -100,7 +100,9 @@ struct SessionSignInTests {
         let consumed = await h.session.handle(genuine)
         #expect(consumed)
         #expect(await signIn.value.value?.subject == "alice")
-        #expect(h.steps == [Self.requested, .event(.callbackRefused(.stateMismatch)), .event(.callbackRefused(.stateMismatch))] + Step.signIn().dropFirst())
+        #expect(
+            h.steps == [Self.requested, .event(.callbackRefused(.stateMismatch)), .event(.callbackRefused(.stateMismatch))]
+                + Step.signIn().dropFirst())
         #expect(h.provider.requestCount(grantType: "authorization_code") == 1)
     }
 
@@ -140,7 +142,10 @@ struct SessionSignInTests {
             #expect(await h.session.stage == .handoff)
         }
         #expect(h.provider.tokenRequestCount == 0)
-        #expect(h.steps.suffix(2) == [.event(.callbackRefused(.repeatedParameter(name: name))), .event(.callbackRefused(.repeatedParameter(name: name)))])
+        #expect(
+            h.steps.suffix(2) == [
+                .event(.callbackRefused(.repeatedParameter(name: name))), .event(.callbackRefused(.repeatedParameter(name: name))),
+            ])
         let consumed = await h.session.handle(genuine)
         #expect(consumed)
         #expect(await signIn.value.value?.subject == "alice")

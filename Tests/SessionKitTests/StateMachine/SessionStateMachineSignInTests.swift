@@ -319,6 +319,10 @@ extension StateMachineTests.SessionStateMachineSignInTests {
         #expect(m.callback(repeated: ["code"]) == ["emit(callbackRefused(parameter code repeated))"])
         #expect(!m.lastCallbackConsumed)
         #expect(m.stage == .handoff)
-        #expect(m.callback() == ["cancelTimer(1)", "cancelPresenter", "transition(handoff→verifying: callback received; exchanging code)", "exchangeCode(code-1, state-1, gen 1)"])
+        #expect(
+            m.callback() == [
+                "cancelTimer(1)", "cancelPresenter", "transition(handoff→verifying: callback received; exchanging code)",
+                "exchangeCode(code-1, state-1, gen 1)",
+            ])
     }
 }
