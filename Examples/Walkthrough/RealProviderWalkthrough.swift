@@ -63,14 +63,29 @@ enum RealProviderWalkthrough {
                 wallClock: { Date() })
             let narrator = Narrator(json: options.json, epoch: Date())
             narrator.begin("real-provider", summary: "sign in → refresh → sign out against \(options.issuer)")
-            await session.addObserver { narrator.event($0) }
+            let lastReason = Locked<TransitionReason?>(nil)
+            await session.addObserver { event in
+                narrator.event(event)
+                if case .transition(let transition) = event { lastReason.withLock { $0 = transition.reason } }
+            }
             let identity = try await session.signIn()
             narrator.note("signed in as \(identity.subject)", at: Date())
             let token = try await session.refresh()
             narrator.note("refreshed; the new access token expires at \(token.expiresAt)", at: Date())
             try await session.signOut()
-            narrator.note("signed out; the refresh token was revoked at the provider", at: Date())
-            return 0
+            // Say only what the provider confirmed, and exit non-zero when the server-first
+            // sign-out the scenario claims did not happen.
+            switch lastReason.withLock({ $0 }) {
+            case .revocationConfirmed?:
+                narrator.note("signed out; the provider confirmed the revocation of the refresh token", at: Date())
+                return 0
+            case .signedOutLocallyOnly(let why)?:
+                narrator.note("signed out locally only; the provider was not told: \(why)", at: Date())
+                return provider.revocationEndpoint == nil ? 0 : 1
+            default:
+                narrator.note("signed out; the provider's answer is unknown", at: Date())
+                return 1
+            }
         } catch {
             FileHandle.standardError.write(Data("walkthrough failed: \(error)\n".utf8))
             return 1

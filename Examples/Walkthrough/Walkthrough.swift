@@ -39,6 +39,7 @@ struct Walkthrough {
                 let env = try SimulatedSessionEnvironment()
                 let narrator = Narrator(json: json, epoch: env.clock.wallClockNow())
                 narrator.begin(scenario.name, summary: scenario.summary)
+                await env.startRecording()
                 await env.session.addObserver { narrator.event($0) }
                 try await scenario.run(env, narrator)
             } catch {
