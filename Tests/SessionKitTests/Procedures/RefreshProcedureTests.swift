@@ -240,3 +240,29 @@ struct RefreshFailureClassificationTests {
         #expect(classify(.notSignedIn) == .permanent(.notSignedIn))
     }
 }
+
+/// One account per store (DESIGN invariant 9): another account's session is neither adopted nor refreshed.
+@Suite("Refresh procedure, one account per store")
+struct RefreshProcedureAccountTests {
+    typealias F = ProcedureFixtures
+
+    @Test func anotherAccountsSessionEndsTheRefreshWithoutARequestOrAWrite() {
+        var p = RefreshProcedure<PlannedTokens>(previous: F.session("RT-1"), forJournaledOperation: false, leadSeconds: F.lead)
+        _ = p.start()
+        #expect(line(p.loaded(.success(F.record(F.session("RT-9", rotation: 3, subject: "bob"))), now: F.now)) == "finish(anotherAccount)")
+    }
+
+    @Test func aMergeClaimLinkingTheTwoIsTheSameAccount() {
+        var merged = F.session("RT-2", rotation: 1, subject: "alice-new")
+        merged.canonicalSubject = "alice-new"
+        merged.linkedSubjects = ["alice"]
+        #expect(RefreshProcedure<PlannedTokens>.sameAccount(merged, F.session("RT-1")))
+        var canonical = F.session("RT-2", rotation: 1, subject: "alice-device")
+        canonical.canonicalSubject = "alice"
+        #expect(RefreshProcedure<PlannedTokens>.sameAccount(canonical, F.session("RT-1")))
+        #expect(!RefreshProcedure<PlannedTokens>.sameAccount(F.session("RT-2", subject: "bob"), F.session("RT-1")))
+        var otherIssuer = F.session("RT-2")
+        otherIssuer.issuer = "https://other.example"
+        #expect(!RefreshProcedure<PlannedTokens>.sameAccount(otherIssuer, F.session("RT-1")))
+    }
+}

@@ -447,6 +447,26 @@ struct SessionScenarioTests {
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
     }
 
+    @Test("two sessions on one store with different users: the other account is never adopted nor reported as a merge")
+    func oneAccountPerStore() async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        _ = try await h.signIn(as: "alice")
+        // Another session on the same store signs bob in (an extension, another process).
+        let other = await h.relaunch()
+        h.presenter.enqueue(.approve(subject: "bob"))
+        try await other.signIn()
+        let stored = try #require(h.store.record.session)
+        #expect(stored.subject == "bob")
+        // Alice's session refreshes and finds bob's session in the store.
+        h.clock.advance(by: .seconds(3600))
+        await #expect(throws: SessionError.anotherAccountInStore) { try await h.session.validAccessToken() }
+        #expect(await h.session.stage == .signedOut)
+        #expect(!h.events.contains { if case .subjectChanged = $0 { true } else { false } })
+        // Bob's session is left as it was.
+        #expect(h.store.record.session == stored)
+    }
+
     @Test("a store written for another client is not restored, and not touched")
     func restoreForeign() async throws {
         let h = try SessionHarness()
