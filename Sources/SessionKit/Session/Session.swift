@@ -67,14 +67,14 @@ public actor Session {
     ///   - transport: Every request to the provider goes through it.
     ///   - store: Where credentials and the journal are kept durably.
     ///   - presenter: Takes the person to the provider for sign-in.
-    ///   - deviceKeys: The device-bound key source for app disconnect (1pass.dev); `nil` when the
-    ///     provider offers no disconnect.
+    ///   - deviceKeys: The device-bound key source for app disconnect (1pass.dev). Left out, it is
+    ///     made from `transport` and `store` whenever the profile has device-key exchange.
     ///   - clock: All waiting (handoff timeout, backoff) happens on it.
     ///   - wallClock: "Now" for token times (`exp`, `iat`, `expires_in`).
     ///   - random: The jitter source of the retry policies.
     public init(
         configuration: SessionConfiguration, transport: any HTTPTransport, store: any CredentialStore, presenter: any HandoffPresenter,
-        deviceKeys: (any DeviceKeyProviding)? = nil, clock: some Clock<Duration>, wallClock: @escaping @Sendable () -> Date,
+        deviceKeys: DeviceKeySource = .automatic, clock: some Clock<Duration>, wallClock: @escaping @Sendable () -> Date,
         random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
         self.configuration = configuration
@@ -87,12 +87,62 @@ public actor Session {
             defaultAccessTokenLifetime: configuration.defaultAccessTokenLifetime)
         self.store = store
         self.presenter = presenter
-        self.deviceKeys = deviceKeys
+        self.deviceKeys =
+            switch deviceKeys {
+            case .custom(let source): source
+            case .none: nil
+            case .automatic:
+                if let endpoint = configuration.provider.deviceKeyExchangeEndpoint, let devices = store as? any DeviceCredentialStore {
+                    DeviceKeyManager(
+                        endpoint: endpoint, platform: configuration.devicePlatform, transport: transport, store: devices, now: wallClock)
+                } else {
+                    nil
+                }
+            }
         self.clock = clock
         self.wallClock = wallClock
         self.random = AnyRandomNumberGenerator(random)
         self.core = Locked(
             Machine(configuration: .init(handoffTimeout: configuration.handoffTimeout, refreshLeadTime: configuration.refreshLeadTime)))
+    }
+
+    /// Creates a session with the defaults an app needs: real HTTP (`URLSessionTransport`), the
+    /// continuous clock and the system's wall clock, the platform's secure store unless `store` is
+    /// given, and a device-key manager whenever the provider profile has device-key exchange, so
+    /// ``deleteAccount()`` works on the reference profile with no extra wiring.
+    ///
+    /// The default store is the Keychain on Apple platforms (``KeychainCredentialStore``,
+    /// `AfterFirstUnlockThisDeviceOnly`) and a ``FileCredentialStore`` under
+    /// `$XDG_DATA_HOME/sessionkit/<client id>` elsewhere; on a Linux desktop pass the keyring store
+    /// from `SessionKitSecretService` (`DefaultCredentialStore.make`).
+    ///
+    /// ```swift
+    /// let session = Session(provider: try .onePass(clientID: "app", redirectURI: redirect), presenter: presenter)
+    /// ```
+    public init(
+        provider: ProviderConfiguration, presenter: any HandoffPresenter, store: (any CredentialStore)? = nil,
+        configure: (inout SessionConfiguration) -> Void = { _ in }
+    ) {
+        var configuration = SessionConfiguration(provider: provider)
+        configure(&configuration)
+        let clock = ContinuousClock()
+        self.init(
+            configuration: configuration, transport: URLSessionTransport(clock: clock), store: store ?? Self.platformStore(for: provider),
+            presenter: presenter, clock: clock, wallClock: { Date() })
+    }
+
+    /// The platform's secure store for `provider`'s client.
+    static func platformStore(for provider: ProviderConfiguration) -> any CredentialStore {
+        #if canImport(Security)
+            return KeychainCredentialStore(service: "sessionkit.\(provider.clientID)")
+        #else
+            let environment = ProcessInfo.processInfo.environment
+            let base =
+                environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: environment["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(".local/share")
+            let name = provider.clientID.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" }
+            return FileCredentialStore(directory: base.appendingPathComponent("sessionkit").appendingPathComponent(String(name)))
+        #endif
     }
 
     // MARK: - Observing

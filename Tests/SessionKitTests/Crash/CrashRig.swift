@@ -168,7 +168,7 @@ final class CrashRig: Sendable {
             endpoint: configuration.provider.deviceKeyExchangeEndpoint!, platform: configuration.devicePlatform, transport: provider,
             store: store, now: { Date() })
         return Session(
-            configuration: configuration, transport: provider, store: store, presenter: presenter, deviceKeys: deviceKeys,
+            configuration: configuration, transport: provider, store: store, presenter: presenter, deviceKeys: .custom(deviceKeys),
             clock: ContinuousClock(), wallClock: { Date() }, random: SeededRandomNumberGenerator(seed: 5))
     }
 

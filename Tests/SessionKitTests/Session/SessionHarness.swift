@@ -73,7 +73,7 @@ final class SessionHarness: Sendable {
             transport: transport, store: journal.base, now: { clock.wallClockNow() },
             makeDeviceUUID: { "00000000-0000-4000-8000-000000000001" })
         return Session(
-            configuration: configuration, transport: transport, store: journal, presenter: presenter, deviceKeys: deviceKeys,
+            configuration: configuration, transport: transport, store: journal, presenter: presenter, deviceKeys: .custom(deviceKeys),
             clock: clock, wallClock: { clock.wallClockNow() }, random: SeededRandomNumberGenerator(seed: seed))
     }
 
