@@ -149,8 +149,10 @@ extension Session {
     }
 
     private func cancelPresenter() {
-        presenterTask?.cancel()
-        presenterTask = nil
+        presenterTask.withLock { task in
+            task?.cancel()
+            task = nil
+        }
     }
 
     private func startRefresh(_ order: Machine.RefreshOrder) {
@@ -165,7 +167,8 @@ extension Session {
         }
         let request = HandoffRequest(
             authorizationURL: attempt.authorizationURL, redirectURI: configuration.provider.redirectURI, redirects: redirects)
-        presenterTask = Task { await self.runPresenter(request, redirects: redirects, generation: generation) }
+        let task = Task { await self.runPresenter(request, redirects: redirects, generation: generation) }
+        presenterTask.withLock { $0 = task }
     }
 
     // MARK: - Inputs from child tasks

@@ -49,7 +49,10 @@ public actor Session {
     nonisolated let core: Locked<Machine>
     var random: AnyRandomNumberGenerator
     var timers: [TimerID: Task<Void, Never>] = [:]
-    var presenterTask: Task<Void, Never>?
+    /// The presentation in flight. Behind a lock: the presenting task ends the handoff (and
+    /// cancels this slot) from its own job, and the thread sanitizer cannot see the actor's own
+    /// hand-over between that job and the one that started it.
+    let presenterTask = Locked<Task<Void, Never>?>(nil)
     var refreshTask: Task<Void, Never>?
     var backgroundRevoker: Task<Void, Never>?
     private var subscribers: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
