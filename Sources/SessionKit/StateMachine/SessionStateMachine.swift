@@ -179,7 +179,10 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .provider(let provider): provider.summary
         case .storage(let storage): "\(storage)"
         case .verificationFailed(let error): error.code
-        default: "\(error)"
+        case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
+            .handoffTimedOut, .authorizationDenied, .presentationFailed, .callbackRejected, .refreshTokenRejected,
+            .accountDeletionRefused, .unsupported, .randomSourceFailed, .storedSessionForeign, .anotherAccountInStore:
+            "\(error)"
         }
     }
 }
