@@ -11,7 +11,9 @@ let package = Package(
     products: [
         .library(name: "SessionKit", targets: ["SessionKit"]),
         .library(name: "SessionKitJOSE", targets: ["SessionKitJOSE"]),
+        .library(name: "SessionKitHandoffs", targets: ["SessionKitHandoffs"]),
         .library(name: "SessionKitTesting", targets: ["SessionKitTesting"]),
+        .library(name: "SessionKitSecretService", targets: ["SessionKitSecretService"]),
         .executable(name: "walkthrough", targets: ["Walkthrough"]),
         .executable(name: "idtoken", targets: ["idtoken"]),
     ],
@@ -21,6 +23,12 @@ let package = Package(
             name: "CSessionKitOpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // The desktop keyring on Linux: libsecret (GLib), kept out of the core library.
+        .systemLibrary(
+            name: "CSessionKitSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
         ),
         // Lock annotations the thread sanitizer needs on Linux.
         .target(name: "CSessionKitSupport"),
@@ -38,15 +46,30 @@ let package = Package(
             dependencies: ["SessionKitJOSE", "CSessionKitSupport"],
             swiftSettings: strict
         ),
+        // The other app-to-app handoffs: 1Password access requests, credential-exchange import.
+        .target(
+            name: "SessionKitHandoffs",
+            dependencies: ["SessionKit", "SessionKitJOSE"],
+            swiftSettings: strict
+        ),
+        // Credential stores that need more than the core: the Secret Service, the platform default.
+        .target(
+            name: "SessionKitSecretService",
+            dependencies: [
+                "SessionKit",
+                .target(name: "CSessionKitSecret", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strict
+        ),
         // The test kit apps use for their own tests.
         .target(
             name: "SessionKitTesting",
-            dependencies: ["SessionKit", "SessionKitJOSE"],
+            dependencies: ["SessionKit", "SessionKitJOSE", "SessionKitHandoffs"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "Walkthrough",
-            dependencies: ["SessionKit", "SessionKitTesting"],
+            dependencies: ["SessionKit", "SessionKitHandoffs", "SessionKitTesting"],
             path: "Examples/Walkthrough",
             swiftSettings: strict
         ),
@@ -104,6 +127,17 @@ let package = Package(
         .testTarget(
             name: "SessionKitTests",
             dependencies: ["SessionKit", "SessionKitTesting", "SessionKitJOSE", "SessionKitStoreTool", "SessionKitCrashTool"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SessionKitHandoffsTests",
+            dependencies: ["SessionKitHandoffs", "SessionKitTesting", "SessionKit", "SessionKitJOSE"],
+            swiftSettings: strict
+        ),
+        // Against a real gnome-keyring-daemon (Scripts/test.sh starts one); skipped when none answers.
+        .testTarget(
+            name: "SessionKitSecretServiceTests",
+            dependencies: ["SessionKitSecretService", "SessionKit"],
             swiftSettings: strict
         ),
         // Real HTTP against local OpenID providers (Scripts/providers); skipped unless they run.

@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
-# Fuzzes SessionKitJOSE's parsers with libFuzzer for a fixed time per target.
+# Fuzzes SessionKitJOSE's and SessionKitHandoffs' parsers with libFuzzer for a fixed time per target.
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 20 seconds; every target)
 #
 # Targets: jws (compact-JWS parser), jwks (JWKS decoder), base64url (strict decoder),
 # json (tree parser vs scanning parser), idtoken (full ID-token validation), userinfo (UserInfo
-# response decoder and its sub check).
+# response decoder and its sub check), grant (1Password access-grant decoder), intake
+# (credential-import activity intake), cxf (Credential Exchange Format decoder), loopback (the
+# loopback presenter's HTTP request-head parser).
 # Prints one line per target, "TARGET: executions=N crashes=N", and exits non-zero when any
 # target crashed or could not run. Crash inputs are kept in Fuzz/.build/crash-TARGET-*.
 #
-# SwiftPM cannot link libFuzzer targets, so the module's sources and Targets/FuzzTargets.swift
-# are compiled together with swiftc (-sanitize=fuzzer,address) into one binary that picks its
-# target from JOSE_FUZZ_TARGET.
+# SwiftPM cannot link libFuzzer targets, so the binaries are built with swiftc
+# (-sanitize=fuzzer,address): jose-fuzz compiles SessionKitJOSE's sources together with
+# Targets/FuzzTargets.swift into one module and picks its target from JOSE_FUZZ_TARGET;
+# handoffs-fuzz compiles SessionKitJOSE, SessionKit and SessionKitHandoffs as modules of their
+# own, links Targets/HandoffFuzzTargets.swift against them, and reads HANDOFFS_FUZZ_TARGET.
 set -euo pipefail
 
 seconds="${1:-20}"
 if [[ $# -gt 0 ]]; then shift; fi
 targets=("$@")
-if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken userinfo); fi
+if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken userinfo loopback grant intake cxf); fi
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
     echo "usage: Fuzz/run.sh [SECONDS] [TARGET...]" >&2
     exit 2
@@ -29,28 +33,79 @@ build="$here/.build"
 binary="$build/jose-fuzz"
 mkdir -p "$build"
 
-mapfile -t sources < <(find "$root/Sources/SessionKitJOSE" -name '*.swift' | sort)
-sources+=("$here/Targets/FuzzTargets.swift")
+handoff_targets=" grant intake cxf "
+needs_jose=0 needs_handoffs=0
+for target in "${targets[@]}"; do
+    if [[ "$handoff_targets" == *" $target "* ]]; then needs_handoffs=1; else needs_jose=1; fi
+done
 
-rebuild=0
-if [[ ! -x "$binary" ]]; then
-    rebuild=1
-else
-    for source in "${sources[@]}" "$root/Sources/CSessionKitOpenSSL/shim.h" "$0"; do
-        if [[ "$source" -nt "$binary" ]]; then rebuild=1; break; fi
+# Rebuilds $1 (a binary) when it is missing or older than any of the remaining arguments.
+stale() {
+    local binary=$1
+    shift
+    [[ -x "$binary" ]] || return 0
+    local source
+    for source in "$@" "$0"; do
+        if [[ "$source" -nt "$binary" ]]; then return 0; fi
     done
-fi
-if [[ $rebuild -eq 1 ]]; then
-    echo "building $binary" >&2
-    if ! swiftc -O -swift-version 6 -package-name SessionKit -sanitize=fuzzer,address -parse-as-library \
-        -module-name SessionKitJOSE -use-ld=lld \
-        -I "$root/Sources/CSessionKitOpenSSL" \
-        "${sources[@]}" -o "$binary.tmp" >"$build/build.log" 2>&1; then
-        cat "$build/build.log" >&2
-        echo "fuzz build failed" >&2
-        exit 2
+    return 1
+}
+
+swift_flags=(-O -swift-version 6 -package-name SessionKit -sanitize=fuzzer,address -parse-as-library
+    -enable-upcoming-feature ExistentialAny -I "$root/Sources/CSessionKitOpenSSL")
+mapfile -t jose_sources < <(find "$root/Sources/SessionKitJOSE" -name '*.swift' | sort)
+
+if [[ $needs_jose -eq 1 ]]; then
+    # The loopback presenter's request-head parser needs nothing but the standard library.
+    sources=("${jose_sources[@]}" "$root/Sources/SessionKit/Handoff/LoopbackRequestHead.swift" "$here/Targets/FuzzTargets.swift")
+    if stale "$binary" "${sources[@]}" "$root/Sources/CSessionKitOpenSSL/shim.h"; then
+        echo "building $binary" >&2
+        if ! swiftc "${swift_flags[@]}" -module-name SessionKitJOSE -use-ld=lld \
+            "${sources[@]}" -o "$binary.tmp" >"$build/build.log" 2>&1; then
+            cat "$build/build.log" >&2
+            echo "fuzz build failed" >&2
+            exit 2
+        fi
+        mv "$binary.tmp" "$binary"
     fi
-    mv "$binary.tmp" "$binary"
+fi
+
+handoffs_binary="$build/handoffs-fuzz"
+if [[ $needs_handoffs -eq 1 ]]; then
+    mapfile -t kit_sources < <(find "$root/Sources/SessionKit" -name '*.swift' | sort)
+    mapfile -t handoff_sources < <(find "$root/Sources/SessionKitHandoffs" -name '*.swift' | sort)
+    support="$root/Sources/CSessionKitSupport"
+    if stale "$handoffs_binary" "${jose_sources[@]}" "${kit_sources[@]}" "${handoff_sources[@]}" \
+        "$here/Targets/HandoffFuzzTargets.swift" "$support/tsan.c" "$support/include/CSessionKitSupport.h"; then
+        echo "building $handoffs_binary" >&2
+        modules="$build/modules"
+        rm -rf "$modules"
+        mkdir -p "$modules/CSessionKitSupport"
+        printf 'module CSessionKitSupport {\n    header "%s"\n    export *\n}\n' "$support/include/CSessionKitSupport.h" \
+            >"$modules/CSessionKitSupport/module.modulemap"
+        # Each module is compiled whole into one object, in dependency order, then linked with
+        # the entry points.
+        build_module() {
+            local name=$1
+            shift
+            swiftc "${swift_flags[@]}" -module-name "$name" -wmo -c -emit-module \
+                -emit-module-path "$modules/$name.swiftmodule" -I "$modules" -I "$modules/CSessionKitSupport" \
+                "$@" -o "$modules/$name.o"
+        }
+        if ! { clang -c -O1 -fsanitize=fuzzer-no-link,address -I "$support/include" "$support/tsan.c" \
+            -o "$modules/CSessionKitSupport.o" &&
+            build_module SessionKitJOSE "${jose_sources[@]}" &&
+            build_module SessionKit "${kit_sources[@]}" &&
+            build_module SessionKitHandoffs "${handoff_sources[@]}" &&
+            swiftc "${swift_flags[@]}" -module-name HandoffFuzzTargets -use-ld=lld -I "$modules" \
+                -I "$modules/CSessionKitSupport" "$here/Targets/HandoffFuzzTargets.swift" "$modules"/*.o \
+                -o "$handoffs_binary.tmp"; } >"$build/build-handoffs.log" 2>&1; then
+            cat "$build/build-handoffs.log" >&2
+            echo "fuzz build failed" >&2
+            exit 2
+        fi
+        mv "$handoffs_binary.tmp" "$handoffs_binary"
+    fi
 fi
 
 failed=0
@@ -65,7 +120,11 @@ for target in "${targets[@]}"; do
     directories=("$corpus")
     if [[ -d "$seeds" ]]; then directories+=("$seeds"); fi
     set +e
-    SWIFT_BACKTRACE=enable=no JOSE_FUZZ_TARGET="$target" "$binary" "${options[@]}" "${directories[@]}" >"$log" 2>&1
+    if [[ "$handoff_targets" == *" $target "* ]]; then
+        SWIFT_BACKTRACE=enable=no HANDOFFS_FUZZ_TARGET="$target" "$handoffs_binary" "${options[@]}" "${directories[@]}" >"$log" 2>&1
+    else
+        SWIFT_BACKTRACE=enable=no JOSE_FUZZ_TARGET="$target" "$binary" "${options[@]}" "${directories[@]}" >"$log" 2>&1
+    fi
     status=$?
     set -e
     executions="$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}' | tail -n 1)"

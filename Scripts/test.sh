@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs every SessionKit test on a fresh machine:
-#   1. installs what the tests need (OpenSSL headers; the two real OpenID providers from PyPI),
+#   1. installs what the tests need (OpenSSL and libsecret headers, gnome-keyring, D-Bus; the two
+#      real OpenID providers from PyPI),
 #   2. starts the providers on 127.0.0.1,
 #   3. builds and runs the suite with warnings as errors, then again under the thread sanitizer,
+#      each inside a D-Bus session of its own with an unlocked gnome-keyring (the Secret Service
+#      store's tests), then the default store's headless fallback outside any D-Bus session,
 #   4. runs each fuzz target for a short time,
 #   5. stops the providers (also on failure).
 # Options: --no-tsan, --no-fuzz, --no-providers; FUZZ_SECONDS (default 20).
@@ -31,14 +34,40 @@ if ! pkg-config --exists openssl 2>/dev/null; then
     fi
 fi
 
+if ! pkg-config --exists libsecret-1 2>/dev/null || ! command -v gnome-keyring-daemon >/dev/null \
+    || ! command -v dbus-run-session >/dev/null || ! command -v secret-tool >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnome-keyring libsecret-1-dev libsecret-tools dbus
+    else
+        echo "the keyring packages are missing: sudo apt-get install gnome-keyring libsecret-1-dev libsecret-tools dbus" >&2
+        exit 1
+    fi
+fi
+
+mkdir -p .build
+# A D-Bus session bus and a gnome-keyring-daemon of their own for the command given, with a fresh
+# login keyring unlocked by a throwaway password, and runtime and data directories of their own,
+# so neither a desktop's keyring nor an earlier run's is touched.
+keyring_home=$(mktemp -d)
+cleanup() {
+    rm -rf "$keyring_home"
+    if [ "${providers_started:-0}" = 1 ]; then Scripts/providers/providers.sh stop || true; fi
+}
+trap cleanup EXIT
+in_keyring_session() {
+    mkdir -p "$keyring_home/runtime" "$keyring_home/data"
+    chmod 700 "$keyring_home/runtime"
+    XDG_RUNTIME_DIR="$keyring_home/runtime" XDG_DATA_HOME="$keyring_home/data" dbus-run-session -- sh -c \
+        'printf %s sessionkit-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"' sh "$@"
+}
+
 if [ "$providers" = 1 ]; then
     step "real OpenID providers"
-    trap 'Scripts/providers/providers.sh stop || true' EXIT
+    providers_started=1
     Scripts/providers/providers.sh start
     eval "$(Scripts/providers/providers.sh env)"
 fi
 
-mkdir -p .build
 # Runs `swift test` with the given flags, shows its output without the build progress lines, and
 # fails when it failed. Under the thread sanitizer a race makes the exit code non-zero even when
 # every test reports "passed", so the exit code is what counts.
@@ -46,10 +75,10 @@ run_tests() {
     local log=$1 status
     shift
     set +e
-    swift test "$@" > "$log" 2>&1
+    in_keyring_session swift test "$@" > "$log" 2>&1
     status=$?
     set -e
-    grep -vE '^\[[0-9]+/[0-9]+\] |^Compiling |^Building | started\.$' "$log" || true
+    grep -vE '^\[[0-9]+/[0-9]+\] |^Compiling |^Building | started\.$|Failed to set fd limit' "$log" || true
     if [ "$status" != 0 ]; then
         # Sanitizer reports are long and land mid-log; repeat them last so they are seen.
         if grep -q 'WARNING: ThreadSanitizer' "$log"; then
@@ -61,6 +90,16 @@ run_tests() {
     fi
 }
 
+step "swift format lint --strict"
+# The checked-in .swift-format is the style; any finding fails the run.
+lint_output=$(find Sources Tests Examples Benchmarks Fuzz -name '*.swift' -print0 | xargs -0 swift format lint --strict 2>&1 || true)
+if [ -n "$lint_output" ]; then
+    printf '%s\n' "$lint_output" >&2
+    echo "swift format lint --strict reported $(printf '%s\n' "$lint_output" | grep -cE 'warning|error') findings" >&2
+    exit 1
+fi
+echo "no findings"
+
 step "swift test (warnings as errors)"
 run_tests .build/test-output.txt -Xswiftc -warnings-as-errors
 if [ "$providers" = 1 ]; then
@@ -69,6 +108,19 @@ if [ "$providers" = 1 ]; then
         grep -q "Suite $suite passed" .build/test-output.txt || { echo "integration suite $suite did not run" >&2; exit 1; }
     done
 fi
+# The keyring suite skips itself without a Secret Service; here it must have run.
+grep -q "Suite SecretServiceCredentialStoreTests passed" .build/test-output.txt \
+    || { echo "the Secret Service suite did not run against gnome-keyring-daemon" >&2; exit 1; }
+
+step "default credential store on a headless machine (no D-Bus session)"
+headless_runtime=$(mktemp -d)
+env -u DBUS_SESSION_BUS_ADDRESS -u DISPLAY -u WAYLAND_DISPLAY XDG_RUNTIME_DIR="$headless_runtime" \
+    swift test --skip-build --filter DefaultCredentialStoreTests > .build/test-headless-output.txt 2>&1 \
+    || { cat .build/test-headless-output.txt; exit 1; }
+rm -rf "$headless_runtime"
+grep -q "aHeadlessMachineFallsBackToFilesWithTheSystemsReason() passed" .build/test-headless-output.txt \
+    || { cat .build/test-headless-output.txt; echo "the headless fallback test did not run" >&2; exit 1; }
+echo "without a keyring the default store falls back to files and says why"
 
 if [ "$tsan" = 1 ]; then
     step "swift test under the thread sanitizer"

@@ -79,7 +79,10 @@ enum Report {
             row(
                 ["", "", "", "", "session", "", "", "per waiter µs", "", "", "", "floor µs/w", "", "actor µs/w"], widths: widths),
             row(
-                ["K", "requests", "served", "polls", "join ms", "resume ms", "total ms", "join", "resume", "total", "cpu", "total", "cpu", "total"],
+                [
+                    "K", "requests", "served", "polls", "join ms", "resume ms", "total ms", "join", "resume", "total", "cpu", "total",
+                    "cpu", "total",
+                ],
                 widths: widths),
         ]
         for count in callers.counts {

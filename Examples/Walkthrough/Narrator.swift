@@ -48,6 +48,8 @@ final class Narrator: Sendable {
         case .deferredRevocationCompleted:
             // Background work whose timing relative to the script varies; the scenario reports it itself.
             break
+        case .callbackRefused(let refusal):
+            note("event: callback refused (\(refusal))", at: nil)
         }
     }
 

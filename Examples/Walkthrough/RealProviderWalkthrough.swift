@@ -5,20 +5,36 @@ import SessionKit
     import FoundationNetworking
 #endif
 
-/// The happy path against a real provider, in real time: sign in (a person completes the
-/// authorization in a browser and pastes the callback URL, or with `--device` approves a device
-/// code on any device), refresh, sign out.
+/// The happy path against a real provider, in real time: sign in, refresh, sign out.
+///
+/// With `--device` the sign-in is a device sign-in (RFC 8628): the walkthrough prints the
+/// verification address and the user code, and the person approves on any device.
+///
+/// With a loopback redirect URI (`http://127.0.0.1/…`) the sign-in goes through the
+/// ``LoopbackPresenter``: the browser's redirect comes back to the walkthrough by itself. With any
+/// other redirect URI, or with `--paste`, the person pastes the URL the browser was redirected to.
 enum RealProviderWalkthrough {
     struct Options {
         var issuer: String
         var clientID: String
+        /// `nil` only for a device sign-in, which has no redirect.
         var redirectURI: URL?
         var revocationEndpoint: URL?
         var json: Bool
+        var paste = false
         /// Sign in with the device authorization grant (RFC 8628) instead of a browser redirect.
         var device = false
         /// The device authorization endpoint, for a provider whose discovery document lists none.
         var deviceAuthorizationEndpoint: URL?
+    }
+
+    /// The loopback presenter's browser for a terminal: prints the URL on a line of its own (a
+    /// script or a person opens it), and also opens the platform's browser where there is one.
+    static let terminalBrowser = BrowserOpener { url throws(HandoffError) in
+        FileHandle.standardError.write(
+            Data("Open this URL in a browser and sign in; the answer comes back to the walkthrough by itself:\n".utf8))
+        Narrator.write(url.absoluteString)
+        try await BrowserOpener.platform?.open(url)
     }
 
     /// A presenter for a terminal: prints the authorization URL on a line of its own, then reads the
@@ -43,6 +59,13 @@ enum RealProviderWalkthrough {
         }
     }
 
+    static func presenter(for options: Options) -> any HandoffPresenter {
+        guard !options.paste, !options.device, let redirectURI = options.redirectURI, LoopbackPresenter.canServe(redirectURI) else {
+            return TerminalPresenter()
+        }
+        return LoopbackPresenter(opener: terminalBrowser)
+    }
+
     static func run(_ options: Options) async -> Int32 {
         let clock = ContinuousClock()
         let transport = URLSessionTransport(clock: clock)
@@ -58,27 +81,40 @@ enum RealProviderWalkthrough {
             var configuration = SessionConfiguration(provider: provider)
             if options.device {
                 // Some providers (django-oauth-toolkit 3.4) issue no id_token for this grant: the
-                // UserInfo answer then names the person, and refreshes may come without one too.
+                // UserInfo answer then names the person.
                 configuration.requireIDTokenForDeviceSignIn = false
-                configuration.requireIDTokenOnRefresh = false
             }
             let session = Session(
                 configuration: configuration, transport: transport,
-                store: FileCredentialStore(directory: directory), presenter: TerminalPresenter(), clock: clock,
+                store: FileCredentialStore(directory: directory), presenter: presenter(for: options), clock: clock,
                 wallClock: { Date() })
             let narrator = Narrator(json: options.json, epoch: Date())
             let how = options.device ? "device sign-in" : "sign in"
             narrator.begin("real-provider", summary: "\(how) → refresh → sign out against \(options.issuer)")
-            await session.addObserver { narrator.event($0) }
+            let lastReason = Locked<TransitionReason?>(nil)
+            await session.addObserver { event in
+                narrator.event(event)
+                if case .transition(let transition) = event { lastReason.withLock { $0 = transition.reason } }
+            }
             let identity = try await options.device ? session.signInWithDeviceCode() : session.signIn()
-            narrator.note(
-                "signed in as \(identity.subject) (identity from \(identity.source == .idToken ? "the verified id_token" : "UserInfo, no id_token"))",
-                at: Date())
+            let vouching = identity.source == .idToken ? "the verified id_token" : "UserInfo, no id_token"
+            narrator.note("signed in as \(identity.subject) (identity from \(vouching))", at: Date())
             let token = try await session.refresh()
             narrator.note("refreshed; the new access token expires at \(token.expiresAt)", at: Date())
             try await session.signOut()
-            narrator.note("signed out; the refresh token was revoked at the provider", at: Date())
-            return 0
+            // Say only what the provider confirmed, and exit non-zero when the server-first
+            // sign-out the scenario claims did not happen.
+            switch lastReason.withLock({ $0 }) {
+            case .revocationConfirmed?:
+                narrator.note("signed out; the provider confirmed the revocation of the refresh token", at: Date())
+                return 0
+            case .signedOutLocallyOnly(let why)?:
+                narrator.note("signed out locally only; the provider was not told: \(why)", at: Date())
+                return provider.revocationEndpoint == nil ? 0 : 1
+            default:
+                narrator.note("signed out; the provider's answer is unknown", at: Date())
+                return 1
+            }
         } catch {
             FileHandle.standardError.write(Data("walkthrough failed: \(error)\n".utf8))
             return 1

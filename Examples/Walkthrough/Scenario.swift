@@ -12,7 +12,8 @@ struct Scenario: Sendable {
 
     static let all: [Scenario] = [
         happyPath, concurrentRefresh, tamperedRefresh, outageSignOut, accountDeletion, deletionRefused, keyRotation, handoffTimeout,
-        restoreAfterRelaunch, stepUp, deviceSignIn, providerLogout,
+        restoreAfterRelaunch, offlineLaunch, offlineExpired, accessGranted, accessDeclined, accessRetryLater, accessClosed,
+        credentialImport, importVersion, stepUp, deviceSignIn, providerLogout,
     ]
 
     static let happyPath = Scenario(name: "happy-path", summary: "sign in → active → refresh → sign out") { env, say in
@@ -42,14 +43,16 @@ struct Scenario: Sendable {
             }
         }
         await env.clock.waitForSleepers(count: 1)
-        await waitUntil { await env.session.waitingCallerCount == 100 }
+        await env.waitUntil { await env.session.waitingCallerCount == 100 }
         env.clock.advanceToNextDeadline()
         let served = await callers.value
         say.note(
-            "\(served) callers served by \(env.provider.requestCount(grantType: "refresh_token")) refresh request", at: env.clock.wallClockNow())
+            "\(served) callers served by \(env.provider.requestCount(grantType: "refresh_token")) refresh request",
+            at: env.clock.wallClockNow())
     }
 
-    static let tamperedRefresh = Scenario(name: "tampered-refresh", summary: "a refreshed id_token with a bad signature is rejected") { env, say in
+    static let tamperedRefresh = Scenario(name: "tampered-refresh", summary: "a refreshed id_token with a bad signature is rejected") {
+        env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         env.clock.advance(by: .seconds(3540))
@@ -61,11 +64,16 @@ struct Scenario: Sendable {
         } catch {
             say.note("validAccessToken() threw \(error); no token from that response was handed out", at: env.clock.wallClockNow())
         }
-        await waitUntil { env.store.record.pendingRevocations.isEmpty }
-        say.note("the rotated refresh token was revoked at the provider; store holds no session", at: env.clock.wallClockNow())
+        await env.waitUntil { env.store.record.pendingRevocations.isEmpty }
+        // Say only what the provider confirmed.
+        let confirmed = env.deferredRevocations
+        say.note(
+            "\(confirmed) refresh token\(confirmed == 1 ? "" : "s") of the rejected response revoked, confirmed by the provider; "
+                + "store holds \(env.store.record.session == nil ? "no session" : "a session")", at: env.clock.wallClockNow())
     }
 
-    static let outageSignOut = Scenario(name: "outage-sign-out", summary: "sign-out while the provider is down: retried, then confirmed") { env, say in
+    static let outageSignOut = Scenario(name: "outage-sign-out", summary: "sign-out while the provider is down: retried, then confirmed") {
+        env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         env.provider.script(.serverError(status: 503), on: .revocation, times: 2)
@@ -83,18 +91,20 @@ struct Scenario: Sendable {
         say.note("stored credentials after sign-out: \(env.store.record.isEmpty ? "none" : "some")", at: env.clock.wallClockNow())
     }
 
-    static let accountDeletion = Scenario(name: "account-deletion", summary: "disconnect confirmed, then wipe and delete-data event") { env, say in
+    static let accountDeletion = Scenario(name: "account-deletion", summary: "disconnect confirmed, then wipe and delete-data event") {
+        env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         say.note("app calls deleteAccount()", at: env.clock.wallClockNow())
         try await env.session.deleteAccount()
-        await waitUntil { env.store.record.pendingRevocations.isEmpty }
+        await env.waitUntil { env.store.record.pendingRevocations.isEmpty }
         say.note(
             "device credential \(env.store.device == nil ? "reset" : "kept"); refresh token revoked: \(env.provider.activeGrantCount == 0)",
             at: env.clock.wallClockNow())
     }
 
-    static let deletionRefused = Scenario(name: "deletion-refused", summary: "account deletion refused with 403: credentials kept") { env, say in
+    static let deletionRefused = Scenario(name: "deletion-refused", summary: "account deletion refused with 403: credentials kept") {
+        env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         env.provider.script(.forbidden, on: .disconnect)
@@ -128,24 +138,76 @@ struct Scenario: Sendable {
         }
     }
 
-    static let restoreAfterRelaunch = Scenario(name: "restore", summary: "cold launch: a new Session restores from the stored refresh token") { env, say in
+    static let restoreAfterRelaunch = Scenario(
+        name: "restore", summary: "cold launch: a new Session signs in from the stored, verified session, no request"
+    ) { env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         env.clock.advance(by: .seconds(600))
         say.note("the app is killed and relaunched; a new Session opens the same store", at: env.clock.wallClockNow())
-        let relaunched = Session(
-            configuration: env.configuration, transport: env.provider, store: env.store, presenter: env.presenter, clock: env.clock,
-            wallClock: { [clock = env.clock] in clock.wallClockNow() })
+        let before = env.provider.requestLog.count
+        let relaunched = await env.relaunch()
         await relaunched.addObserver { say.event($0) }
         let stage = try await relaunched.restore()
-        say.note("restore() reached \(stage)", at: env.clock.wallClockNow())
+        say.note(
+            "restore() reached \(stage) with \(env.provider.requestLog.count - before) requests to the provider",
+            at: env.clock.wallClockNow())
     }
-}
 
-/// Re-checks `condition` until it holds, letting other tasks run in between. Used only where the
-/// condition is certain to become true (the work it waits for is already under way).
-func waitUntil(_ condition: () async -> Bool) async {
-    while await !condition() { await Task.yield() }
+    static let offlineLaunch = Scenario(
+        name: "offline-launch", summary: "cold launch offline with a token due: signed in, the valid token used, recovery without sign-in"
+    ) { env, say in
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await env.session.signIn()
+        env.clock.advance(by: .seconds(3570))
+        env.provider.script(.connectionFailure, on: .token, times: 3)
+        say.note("relaunched with no network; the access token is valid for 30 s more", at: env.clock.wallClockNow())
+        let relaunched = await env.relaunch()
+        await relaunched.addObserver { say.event($0) }
+        let stage = try await relaunched.restore()
+        say.note("restore() returned at once: \(stage)", at: env.clock.wallClockNow())
+        await env.waitUntil { env.retries.count == 1 }
+        _ = try await relaunched.validAccessToken()
+        say.note("validAccessToken() handed out the still-valid token while the refresh backs off", at: env.clock.wallClockNow())
+        await env.clock.waitForSleepers(count: 1)
+        env.clock.advance(by: .seconds(31))
+        await env.waitUntil { env.retries.count == 2 }
+        let caller = Task { try await relaunched.validAccessToken() }
+        await env.waitUntil { await relaunched.waitingCallerCount == 1 }
+        await env.advanceToNextSleeper()
+        if case .failure(let error as SessionError) = await Result(catching: { try await caller.value }) {
+            say.note(
+                "past its expiry: validAccessToken() threw \(error.code) (transient: \(error.isTransient))", at: env.clock.wallClockNow())
+        }
+        say.note("the network is back", at: env.clock.wallClockNow())
+        _ = try await relaunched.validAccessToken()
+        say.note(
+            "validAccessToken() refreshed; no new sign-in (\(env.presenter.presentedRequests.count) in all)", at: env.clock.wallClockNow())
+    }
+
+    static let offlineExpired = Scenario(
+        name: "offline-expired", summary: "cold launch offline with an expired token: still signed in, a transient error, then recovery"
+    ) { env, say in
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await env.session.signIn()
+        env.clock.advance(by: .seconds(7200))
+        env.provider.script(.connectionFailure, on: .token, times: 3)
+        say.note("relaunched with no network; the access token expired an hour ago", at: env.clock.wallClockNow())
+        let relaunched = await env.relaunch()
+        await relaunched.addObserver { say.event($0) }
+        let stage = try await relaunched.restore()
+        say.note("restore() returned at once: \(stage)", at: env.clock.wallClockNow())
+        let caller = Task { try await relaunched.validAccessToken() }
+        await env.advanceToNextSleeper()
+        await env.advanceToNextSleeper()
+        if case .failure(let error as SessionError) = await Result(catching: { try await caller.value }) {
+            say.note(
+                "validAccessToken() threw \(error.code) (transient: \(error.isTransient)); stage \(await relaunched.stage)",
+                at: env.clock.wallClockNow())
+        }
+        _ = try await relaunched.validAccessToken()
+        say.note("the network is back: validAccessToken() refreshed without a new sign-in", at: env.clock.wallClockNow())
+    }
 }
 
 extension Result where Failure == any Error {

@@ -3,7 +3,7 @@ import SessionKit
 import SessionKitTesting
 
 /// `swift run walkthrough [--list] [--json] [--diagram DIR] [NAME…]`, or against a real provider:
-/// `swift run walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL]`,
+/// `swift run walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL] [--paste]`,
 /// or with a device code: `swift run walkthrough --issuer URL --client-id ID --device
 /// [--device-authorization-endpoint URL] [--revocation-endpoint URL]`.
 @main
@@ -13,7 +13,9 @@ struct Walkthrough {
         let json = arguments.contains("--json")
         arguments.removeAll { $0 == "--json" }
         if arguments.contains("--list") {
-            for scenario in Scenario.all { print("\(scenario.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(scenario.summary)") }
+            for scenario in Scenario.all {
+                print("\(scenario.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(scenario.summary)")
+            }
             return
         }
         if let index = arguments.firstIndex(of: "--diagram") {
@@ -39,6 +41,7 @@ struct Walkthrough {
                 let env = try SimulatedSessionEnvironment(configure: scenario.configure)
                 let narrator = Narrator(json: json, epoch: env.clock.wallClockNow())
                 narrator.begin(scenario.name, summary: scenario.summary)
+                await env.startRecording()
                 await env.session.addObserver { narrator.event($0) }
                 try await scenario.run(env, narrator)
             } catch {
@@ -50,16 +53,14 @@ struct Walkthrough {
     }
 
     static func runAgainstRealProvider(_ arguments: [String], json: Bool) async -> Int32 {
+        var arguments = arguments
+        let paste = arguments.contains("--paste")
+        let device = arguments.contains("--device")
+        arguments.removeAll { $0 == "--paste" || $0 == "--device" }
         var values: [String: String] = [:]
-        var device = false
         var index = 0
         while index < arguments.count {
             let name = arguments[index]
-            if name == "--device" {
-                device = true
-                index += 1
-                continue
-            }
             let named = ["--issuer", "--client-id", "--redirect-uri", "--revocation-endpoint", "--device-authorization-endpoint"]
             guard named.contains(name), index + 1 < arguments.count else {
                 FileHandle.standardError.write(Data("unexpected argument \(name)\n".utf8))
@@ -72,14 +73,14 @@ struct Walkthrough {
         guard let issuer = values["--issuer"], let clientID = values["--client-id"], device || redirect != nil else {
             FileHandle.standardError.write(
                 Data(
-                    ("usage: walkthrough --issuer URL --client-id ID (--redirect-uri URI | --device [--device-authorization-endpoint URL])"
-                        + " [--revocation-endpoint URL]\n").utf8))
+                    ("usage: walkthrough --issuer URL --client-id ID (--redirect-uri URI [--paste] | --device"
+                        + " [--device-authorization-endpoint URL]) [--revocation-endpoint URL]\n").utf8))
             return 2
         }
         return await RealProviderWalkthrough.run(
             .init(
                 issuer: issuer, clientID: clientID, redirectURI: redirect,
-                revocationEndpoint: values["--revocation-endpoint"].flatMap(URL.init(string:)), json: json, device: device,
+                revocationEndpoint: values["--revocation-endpoint"].flatMap(URL.init(string:)), json: json, paste: paste, device: device,
                 deviceAuthorizationEndpoint: values["--device-authorization-endpoint"].flatMap(URL.init(string:))))
     }
 

@@ -25,6 +25,7 @@ enum FuzzTarget: String, CaseIterable {
     case json
     case idtoken
     case userinfo
+    case loopback
 
     static nonisolated(unsafe) var selected: FuzzTarget = .jws
 
@@ -36,6 +37,7 @@ enum FuzzTarget: String, CaseIterable {
         case .json: Self.fuzzJSON(bytes)
         case .idtoken: Self.fuzzIDToken(bytes)
         case .userinfo: Self.fuzzUserInfo(bytes)
+        case .loopback: Self.fuzzLoopbackRequestHead(bytes)
         }
     }
 
@@ -123,6 +125,23 @@ enum FuzzTarget: String, CaseIterable {
         }
         require(again.keys == keys.keys, "JWKS round trip changed the keys")
         require(again.verificationKeyCount == keys.verificationKeyCount, "JWKS round trip changed the usable keys")
+    }
+
+    /// The loopback presenter's request-head parser (compiled in from SessionKit): whatever a
+    /// local process sends, an accepted head has an origin-form target of visible ASCII, a token
+    /// method, and its end is found at its blank line.
+    static func fuzzLoopbackRequestHead(_ bytes: [UInt8]) {
+        if let end = LoopbackRequestHead.end(in: bytes) {
+            require(end >= 4 && bytes[end - 4..<end].elementsEqual(LoopbackRequestHead.terminator), "end is not after a blank line")
+        }
+        for candidate in [ArraySlice(bytes), ArraySlice(bytes + LoopbackRequestHead.terminator)] {
+            guard let head = try? LoopbackRequestHead.parse(candidate) else { continue }
+            require(head.target.first == "/", "accepted a target that is not origin-form")
+            require(head.target.utf8.allSatisfy { (0x21...0x7E).contains($0) }, "accepted a target with invisible bytes")
+            require(!head.method.isEmpty && head.method.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "accepted an odd method")
+            require(head.target.hasPrefix(String(head.path)), "the path is not the target's start")
+            require(candidate.count <= LoopbackRequestHead.maximumSize, "accepted an oversized head")
+        }
     }
 
     /// Base64url: decode accepts exactly the canonical encodings (decode then encode is the

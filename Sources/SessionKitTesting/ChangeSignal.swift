@@ -10,6 +10,8 @@ public final class ChangeSignal: Sendable {
     private struct State {
         var version: UInt64 = 0
         var sleepers: [CheckedContinuation<Void, Never>] = []
+        var feeds: [SessionChangeFeed] = []
+        var armed = false
     }
 
     private let state = Locked(State())
@@ -29,6 +31,11 @@ public final class ChangeSignal: Sendable {
 
     /// Suspends until `condition` holds, checking it now and after every change.
     public func wait(until condition: () async -> Bool) async {
+        let feeds = state.withLock { state in
+            state.armed = true
+            return state.feeds
+        }
+        for feed in feeds { feed.arm() }
         while true {
             let version = state.withLock { $0.version }
             if await condition() { return }
@@ -45,5 +52,11 @@ public final class ChangeSignal: Sendable {
 
     package func watch(_ feed: SessionChangeFeed) {
         feed.add { [weak self] in self?.notify() }
+        if state.withLock({ state in
+            state.feeds.append(feed)
+            return state.armed
+        }) {
+            feed.arm()
+        }
     }
 }

@@ -143,7 +143,8 @@ extension SimulatedProviderState {
     /// (RFC 8252 §7.3: the client picks the port per request).
     static func redirectMatches(_ requested: String, registered: URL) -> Bool {
         if requested == registered.absoluteString { return true }
-        guard var candidate = URLComponents(string: requested), var expected = URLComponents(url: registered, resolvingAgainstBaseURL: false),
+        guard var candidate = URLComponents(string: requested),
+            var expected = URLComponents(url: registered, resolvingAgainstBaseURL: false),
             expected.scheme == "http", expected.host == "127.0.0.1" || expected.host == "[::1]", candidate.port != nil
         else { return false }
         candidate.port = nil

@@ -79,7 +79,7 @@ public final class SimulatedSessionEnvironment: Sendable {
             endpoint: configuration.provider.deviceKeyExchangeEndpoint!, platform: configuration.devicePlatform, transport: provider,
             store: store, now: { clock.wallClockNow() }, makeDeviceUUID: { "00000000-0000-4000-8000-000000000001" })
         return Session(
-            configuration: configuration, transport: provider, store: store, presenter: presenter, deviceKeys: deviceKeys,
+            configuration: configuration, transport: provider, store: store, presenter: presenter, deviceKeys: .custom(deviceKeys),
             clock: clock, wallClock: { clock.wallClockNow() }, random: SeededRandomNumberGenerator(seed: seed))
     }
 

@@ -36,7 +36,8 @@ struct ToolSession {
         }
         let presenter = AuthorizationPresenter(transport: transport, user: options.optionalString("user") ?? "crash-user")
         let session = Session(
-            configuration: configuration, transport: transport, store: store, presenter: presenter, deviceKeys: deviceKeys,
+            configuration: configuration, transport: transport, store: store, presenter: presenter,
+            deviceKeys: deviceKeys.map { .custom($0) } ?? .none,
             clock: ContinuousClock(), wallClock: { Date() })
         return ToolSession(session: session, transport: transport)
     }

@@ -11,6 +11,10 @@ struct DjangoOAuthToolkitTests {
         try await Scenarios.signInVerifiesAndStores(environment)
     }
 
+    @Test func signInThroughTheLoopbackPresenterWithAScriptedBrowser() async throws {
+        try await Scenarios.signInThroughTheLoopbackPresenter(environment)
+    }
+
     @Test func refreshRotatesAndAReplayedRefreshTokenEndsTheChain() async throws {
         try await Scenarios.refreshRotatesAsTheProviderDoes(environment)
     }
@@ -21,6 +25,14 @@ struct DjangoOAuthToolkitTests {
 
     @Test func restoreInANewSessionUsesTheStoredRefreshToken() async throws {
         try await Scenarios.restoreInANewSessionUsesTheStoredRefreshToken(environment)
+    }
+
+    @Test func aRefreshWithoutAnIDTokenKeepsTheSession() async throws {
+        try await Scenarios.refreshWithoutAnIDTokenKeepsTheSession(environment)
+    }
+
+    @Test func aRevokedRefreshTokenEndsTheSessionOnce() async throws {
+        try await Scenarios.aRevokedRefreshTokenEndsTheSessionOnce(environment)
     }
 
     @Test func signOutIsConfirmedByRevocationAtTheServer() async throws {

@@ -11,6 +11,10 @@ struct OIDCProviderMockTests {
         try await Scenarios.signInVerifiesAndStores(environment)
     }
 
+    @Test func signInThroughTheLoopbackPresenterWithAScriptedBrowser() async throws {
+        try await Scenarios.signInThroughTheLoopbackPresenter(environment)
+    }
+
     @Test func refreshKeepsTheRefreshTokenAndDropsTheOldAccessToken() async throws {
         try await Scenarios.refreshRotatesAsTheProviderDoes(environment)
     }

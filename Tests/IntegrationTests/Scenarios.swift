@@ -102,16 +102,58 @@ enum Scenarios {
         #expect(await relaunched.stage == .signedOut)
         let stage = try await relaunched.restore()
 
+        // Offline-first: the stored, verified session signs in without a request.
         #expect(stage == .active)
         #expect(await relaunched.identity?.subject == identity.subject)
-        #expect(harness.transport.refreshRequests.count == 1, "restore refreshes and verifies once")
+        #expect(harness.transport.refreshRequests.isEmpty, "restore with a token that is not due sends nothing")
         let token = try await relaunched.validAccessToken()
         #expect(try await harness.userInfoStatus(token.secret) == 200)
+        // The stored refresh token still works: a forced refresh rotates it at the provider.
+        _ = try await relaunched.refresh()
         let restored = try #require(try await harness.storedSession())
         #expect(restored.rotation == stored.rotation + 1)
         if environment.kind == .djangoOAuthToolkit {
             #expect(restored.refreshToken != stored.refreshToken)
         }
+    }
+
+    /// A refresh answered without an id_token (stripped on the way, as OIDC Core §12.2 allows a
+    /// provider to do) keeps the verified identity and takes the rotated tokens, durably.
+    static func refreshWithoutAnIDTokenKeepsTheSession(_ environment: ProviderEnvironment) async throws {
+        let harness = try await IntegrationHarness.make(environment, user: "noidtoken")
+        defer { harness.cleanUp() }
+        let session = harness.makeSession()
+        let identity = try await session.signIn()
+        let stored = try #require(try await harness.storedSession())
+        harness.transport.stripIDTokensFromRefreshes()
+        let token = try await session.refresh()
+        #expect(await session.stage == .active)
+        #expect(await session.identity == identity)
+        let refreshed = try #require(try await harness.storedSession())
+        #expect(refreshed.accessToken == token.secret)
+        #expect(refreshed.rotation == stored.rotation + 1)
+        #expect(refreshed.idToken == stored.idToken, "the verified id_token is kept")
+        #expect(try await harness.userInfoStatus(token.secret) == 200)
+        // And again: the rotated refresh token it stored is the live one.
+        _ = try await session.refresh()
+        #expect(await session.stage == .active)
+    }
+
+    /// A refresh token revoked at the provider ends the session once: one refused refresh, signed
+    /// out with a reason, the dead token never presented again.
+    static func aRevokedRefreshTokenEndsTheSessionOnce(_ environment: ProviderEnvironment) async throws {
+        let harness = try await IntegrationHarness.make(environment, user: "revoked")
+        defer { harness.cleanUp() }
+        let session = harness.makeSession()
+        try await session.signIn()
+        let stored = try #require(try await harness.storedSession())
+        _ = try await harness.outOfBandClient().revoke(try #require(stored.refreshToken))
+        await #expect(throws: SessionError.refreshTokenRejected) { try await session.refresh() }
+        #expect(await session.stage == .signedOut)
+        #expect(try await harness.storedSession() == nil)
+        await #expect(throws: SessionError.notSignedIn) { try await session.validAccessToken() }
+        await #expect(throws: SessionError.notSignedIn) { try await session.refresh() }
+        #expect(harness.transport.refreshRequests.count == 1)
     }
 
     static func signOutGoesToTheServerFirst(_ environment: ProviderEnvironment) async throws {
@@ -165,8 +207,9 @@ enum Scenarios {
         try await session.refresh()
 
         #expect(keyID(of: try await harness.storedSession()?.idToken) == newKeyID)
-        #expect(harness.transport.log.filter { $0.url == harness.configuration.provider.jwksURI }.count == 2,
-                "the cached set lacked the new kid, so it was fetched once more")
+        #expect(
+            harness.transport.log.filter { $0.url == harness.configuration.provider.jwksURI }.count == 2,
+            "the cached set lacked the new kid, so it was fetched once more")
         #expect(await session.stage == .active)
     }
 
@@ -179,7 +222,8 @@ enum Scenarios {
         let session = harness.makeSession()
         try await session.signIn()
         let first = try await session.validAccessToken()
-        harness.wallClock.advance(to: first.expiresAt.addingTimeInterval(-30))
+        // Past its expiry: inside the lead time the current token would be handed out meanwhile.
+        harness.wallClock.advance(to: first.expiresAt.addingTimeInterval(1))
         harness.transport.reroute(toPort: try SilentListener.refusingPort(), through: harness.providerTransport)
 
         let pending = Task { () async -> Result<AccessToken, SessionError> in
@@ -213,7 +257,8 @@ enum Scenarios {
         let session = harness.makeSession()
         try await session.signIn()
         let first = try await session.validAccessToken()
-        harness.wallClock.advance(to: first.expiresAt.addingTimeInterval(-30))
+        // Past its expiry: inside the lead time the current token would be handed out meanwhile.
+        harness.wallClock.advance(to: first.expiresAt.addingTimeInterval(1))
         let listener = try SilentListener()
         harness.transport.reroute(
             toPort: listener.port, through: URLSessionTransport(clock: harness.clock, deadline: .seconds(10)))

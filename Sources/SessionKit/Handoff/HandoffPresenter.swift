@@ -4,8 +4,10 @@ import Foundation
 /// end-session page (``Kind``).
 ///
 /// Both are a URL to open in a browser and a redirect URI the browser comes back to, so a
-/// presenter that opens any URL and captures the redirect serves both unchanged.
-public struct HandoffRequest: Sendable, Equatable {
+/// presenter that opens any URL and captures the redirect serves both unchanged. The URL carries
+/// this attempt's `state` (and for an authorization page its `nonce` and PKCE challenge), so every
+/// rendering (`description`, `debugDescription`, `dump`) shows the endpoint only.
+public struct HandoffRequest: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Which provider page the request opens.
     public enum Kind: String, Sendable, Hashable {
         /// The authorization page of a sign-in; the answer is the callback with `code` and `state`.
@@ -64,6 +66,21 @@ public struct HandoffRequest: Sendable, Equatable {
         guard let redirects, HandoffRedirects.isLoopbackRedirect(redirectURI) else { return authorizationURL }
         return redirects.render(redirectURI)
     }
+
+    /// The endpoint (with the kind, for an end-session page) and the redirect URI, without the query.
+    public var description: String {
+        var endpoint = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)
+        endpoint?.query = nil
+        endpoint?.fragment = nil
+        let page = kind == .authorization ? "" : "\(kind.rawValue) "
+        return "HandoffRequest(\(page)\(endpoint?.string ?? "<endpoint>")?<redacted>, redirect \(redirectURI.absoluteString))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// Hides the authorization URL's query from `dump` and debuggers.
+    public var customMirror: Mirror { Mirror(self, children: ["description": description], displayStyle: .struct) }
 
     /// Compares the URL, the redirect URI and the kind.
     public static func == (lhs: HandoffRequest, rhs: HandoffRequest) -> Bool {

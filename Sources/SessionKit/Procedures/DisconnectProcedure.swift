@@ -117,6 +117,8 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
             return clearJournal(then: .cannotTell("the refreshed id_token was rejected (\(failure.code))"))
         case .refreshTokenMissing:
             return clearJournal(then: .cannotTell("the access token expired and there is no refresh token"))
+        case .anotherAccount:
+            return clearJournal(then: .cannotTell("the store holds another account's session"))
         }
     }
 

@@ -29,6 +29,18 @@ enum FormEncoding {
         return result
     }
 
+    /// The names that appear more than once in `text` (RFC 6749 §3.1: no parameter may repeat).
+    static func repeatedNames(in text: String) -> [String] {
+        var seen: Set<String> = []
+        var repeated: [String] = []
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let rawName = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            guard let name = unescape(rawName) else { continue }
+            if !seen.insert(name).inserted && !repeated.contains(name) { repeated.append(name) }
+        }
+        return repeated
+    }
+
     private static func unescape(_ text: Substring) -> String? {
         text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }

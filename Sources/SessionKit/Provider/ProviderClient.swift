@@ -32,7 +32,8 @@ public struct ProviderClient: Sendable {
             ("state", state), ("nonce", nonce), ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
         ]
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
-        components.percentEncodedQuery = existing + fields.map { "\(FormEncoding.escape($0.0))=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
+        components.percentEncodedQuery =
+            existing + fields.map { "\(FormEncoding.escape($0.0))=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
         return components.url!
     }
 
@@ -73,7 +74,8 @@ public struct ProviderClient: Sendable {
     public func disconnect(deviceKey: Secret) async throws(ProviderError) -> Bool {
         guard let endpoint = configuration.disconnectEndpoint else { return false }
         let response = try await send(
-            HTTPRequest(method: "DELETE", url: endpoint, headers: [("Authorization", "Bearer \(deviceKey.value)"), ("Accept", "application/json")]))
+            HTTPRequest(
+                method: "DELETE", url: endpoint, headers: [("Authorization", "Bearer \(deviceKey.value)"), ("Accept", "application/json")]))
         guard (200...299).contains(response.status) || response.status == 404 else {
             throw ProviderError.fromResponse(response, now: now())
         }

@@ -14,7 +14,10 @@ public struct RetryPolicy: Sendable, Hashable {
     public var retryAfterLimit: Duration
 
     /// Creates a policy.
-    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(60), maximumAttempts: Int? = nil, retryAfterLimit: Duration = .seconds(3600)) {
+    public init(
+        initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(60), maximumAttempts: Int? = nil,
+        retryAfterLimit: Duration = .seconds(3600)
+    ) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
         self.maximumAttempts = maximumAttempts

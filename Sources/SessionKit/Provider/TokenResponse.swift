@@ -16,7 +16,10 @@ public struct TokenResponse: Sendable, Equatable {
     public var scope: String?
 
     /// Creates a response.
-    public init(accessToken: Secret, tokenType: String = "Bearer", expiresIn: Double? = nil, refreshToken: Secret? = nil, idToken: Secret? = nil, scope: String? = nil) {
+    public init(
+        accessToken: Secret, tokenType: String = "Bearer", expiresIn: Double? = nil, refreshToken: Secret? = nil, idToken: Secret? = nil,
+        scope: String? = nil
+    ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
@@ -26,12 +29,21 @@ public struct TokenResponse: Sendable, Equatable {
     }
 
     private struct Wire: Decodable {
-        var access_token: String
-        var token_type: String
-        var expires_in: Double?
-        var refresh_token: String?
-        var id_token: String?
+        var accessToken: String
+        var tokenType: String
+        var expiresIn: Double?
+        var refreshToken: String?
+        var idToken: String?
         var scope: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case tokenType = "token_type"
+            case expiresIn = "expires_in"
+            case refreshToken = "refresh_token"
+            case idToken = "id_token"
+            case scope
+        }
     }
 
     /// Decodes a response body; every member must have the type the RFC gives it.
@@ -42,18 +54,18 @@ public struct TokenResponse: Sendable, Equatable {
         } catch {
             throw .invalidResponse("token response does not decode")
         }
-        guard !wire.access_token.isEmpty else { throw .invalidResponse("access_token is empty") }
-        guard wire.token_type.caseInsensitiveCompare("bearer") == .orderedSame else {
+        guard !wire.accessToken.isEmpty else { throw .invalidResponse("access_token is empty") }
+        guard wire.tokenType.caseInsensitiveCompare("bearer") == .orderedSame else {
             throw .invalidResponse("token_type is not Bearer")
         }
-        if let expiresIn = wire.expires_in, !(expiresIn.isFinite && expiresIn >= 0) {
+        if let expiresIn = wire.expiresIn, !(expiresIn.isFinite && expiresIn >= 0) {
             throw .invalidResponse("expires_in is not a non-negative number")
         }
-        if wire.refresh_token?.isEmpty == true || wire.id_token?.isEmpty == true {
+        if wire.refreshToken?.isEmpty == true || wire.idToken?.isEmpty == true {
             throw .invalidResponse("empty token")
         }
         self.init(
-            accessToken: Secret(wire.access_token), tokenType: wire.token_type, expiresIn: wire.expires_in,
-            refreshToken: wire.refresh_token.map(Secret.init), idToken: wire.id_token.map(Secret.init), scope: wire.scope)
+            accessToken: Secret(wire.accessToken), tokenType: wire.tokenType, expiresIn: wire.expiresIn,
+            refreshToken: wire.refreshToken.map(Secret.init), idToken: wire.idToken.map(Secret.init), scope: wire.scope)
     }
 }

@@ -17,7 +17,7 @@ extension Session {
     /// - Throws: ``SessionError/unsupported(_:)`` at once when the provider has no device
     ///   authorization endpoint, or (after the code was issued) when the presenter cannot show a
     ///   code; ``SessionError/authorizationDenied(_:)`` (`access_denied`),
-    ///   ``SessionError/deviceCodeExpired``, ``SessionError/missingIDToken`` (see
+    ///   ``SessionError/deviceCodeExpired``, `verificationFailed(.missingIDToken)` (see
     ///   ``SessionConfiguration/requireIDTokenForDeviceSignIn``), and what ``signIn()`` throws.
     @discardableResult
     public func signInWithDeviceCode() async throws(SessionError) -> SessionIdentity {
@@ -44,16 +44,18 @@ extension Session {
             case .startTimer(let id, let after): startTimer(id, after: after)
             case .deferRevocation: Task { await self.deferCurrentRevocation() }
             case .requestDeviceCode(let generation):
-                deviceTask = Task { await self.requestDeviceCode(generation: generation) }
+                let task = Task { await self.requestDeviceCode(generation: generation) }
+                deviceTask.withLock { $0 = task }
             case .presentDeviceCode(let prompt, let generation):
                 let presenter = self.presenter
-                presenterTask = Task {
+                let task = Task {
                     do throws(HandoffError) {
                         try await presenter.presentDeviceCode(prompt)
                     } catch {
                         self.perform(self.core.withLock { $0.presenterFailed(error, generation: generation) })
                     }
                 }
+                presenterTask.withLock { $0 = task }
             case .pollDeviceToken(let authorization, let generation):
                 pollDeviceToken(authorization, generation: generation)
             case .verifyDeviceTokens(let response, let generation):
@@ -64,7 +66,7 @@ extension Session {
 
     /// Polls the token endpoint once and tells the machine what it answered.
     func pollDeviceToken(_ authorization: DeviceAuthorization, generation: UInt64) {
-        deviceTask = Task {
+        let task = Task {
             let answer: DevicePollAnswer
             do throws(ProviderError) {
                 answer = .tokens(try await self.client.pollDeviceToken(authorization))
@@ -73,6 +75,7 @@ extension Session {
             }
             self.perform(self.core.withLock { [now = self.wallClock()] in $0.devicePollAnswered(answer, now: now, generation: generation) })
         }
+        deviceTask.withLock { $0 = task }
     }
 
     private func requestDeviceCode(generation: UInt64) async {
@@ -110,7 +113,7 @@ extension Session {
             if response.idToken != nil {
                 return try await verifier.verifySignIn(response, nonce: nil, now: wallClock())
             }
-            guard !configuration.requireIDTokenForDeviceSignIn else { throw .missingIDToken }
+            guard !configuration.requireIDTokenForDeviceSignIn else { throw .verificationFailed(.missingIDToken) }
             // The token response came straight from the token endpoint; the UserInfo answer to its
             // access token is the provider's word on whose it is.
             let info: UserInfo?

@@ -46,7 +46,8 @@ extension Session {
         }
         let request = HandoffRequest(
             authorizationURL: order.url, redirectURI: postLogoutRedirectURI, kind: .endSession, redirects: redirects)
-        presenterTask = Task { await self.runEndSessionPresenter(request, redirects: redirects, generation: generation) }
+        let task = Task { await self.runEndSessionPresenter(request, redirects: redirects, generation: generation) }
+        presenterTask.withLock { $0 = task }
     }
 
     /// Feeds a URL that may be the provider's return from its end-session page.

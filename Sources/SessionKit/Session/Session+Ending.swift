@@ -36,7 +36,9 @@ extension Session {
             } catch {
                 switch error.disposition(in: .revocation) {
                 case .transient:
-                    return serverOperationFailed(transientFailure(error, attempt: attempt), generation: generation)
+                    let failure = ServerOperationFailure.transient(
+                        error, attempt: attempt, policy: configuration.serverFirstRetry, random: &random)
+                    return serverOperationFailed(failure, generation: generation)
                 case .permanent:
                     // The provider refuses the revocation for good: signing out cannot be refused, so wipe.
                     unconfirmed = .refused(status: error.status ?? 0)
@@ -124,27 +126,17 @@ extension Session {
     }
 
     private func finishDisconnect(_ outcome: DisconnectOutcome, generation: UInt64, attempt: Int) {
-        switch outcome {
-        case .confirmed(let subject):
+        guard let failure = ServerOperationFailure(outcome, attempt: attempt, policy: configuration.serverFirstRetry, random: &random)
+        else {
+            guard case .confirmed(let subject) = outcome else { preconditionFailure("only a confirmed outcome is not a failure") }
             perform(core.withLock { $0.serverOperationConfirmed(generation: generation, subject: subject) })
-        case .transient(let error):
-            serverOperationFailed(transientFailure(error, attempt: attempt), generation: generation)
-        case .refused(let status):
-            serverOperationFailed(.refused(status: status), generation: generation)
-        case .cannotTell(let why):
-            serverOperationFailed(.cannotTell(why), generation: generation)
-        case .storage(let error):
-            serverOperationFailed(.storage(error), generation: generation)
+            return
         }
+        serverOperationFailed(failure, generation: generation)
     }
 
     private func serverOperationFailed(_ failure: ServerOperationFailure, generation: UInt64, endSession: EndSessionPlan = .notRequested) {
         perform(core.withLock { $0.serverOperationFailed(failure, generation: generation, endSession: endSession) })
-    }
-
-    private func transientFailure(_ error: ProviderError, attempt: Int) -> ServerOperationFailure {
-        let delay = configuration.serverFirstRetry.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &random) ?? .zero
-        return .transient(error.summary, retryIn: delay)
     }
 
     // MARK: - Background revocation of old refresh tokens

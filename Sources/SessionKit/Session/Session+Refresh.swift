@@ -5,34 +5,15 @@ extension Session {
     /// Runs one refresh attempt and tells the machine how it ended.
     func runRefresh(_ order: Machine.RefreshOrder) async {
         let outcome = await refreshUnderLease(previous: order.previous, forJournaledOperation: false)
-        switch outcome {
-        case .refreshed(let tokens):
+        guard let failure = RefreshFailure(outcome, attempt: order.attempt, policy: configuration.refreshRetry, random: &random) else {
+            guard case .refreshed(let tokens) = outcome else { preconditionFailure("only a refreshed outcome is not a failure") }
             perform(core.withLock { $0.refreshSucceeded(tokens, generation: order.generation) })
-        case .notSignedIn:
-            fail(order, .permanent(.notSignedIn))
-        case .refreshTokenRejected:
-            fail(order, .permanent(.refreshTokenRejected))
-        case .refreshTokenMissing:
-            fail(order, .permanent(.sessionExpired))
-        case .idTokenRejected(let failure):
-            fail(order, .permanent(.verificationFailed(failure)))
-            startBackgroundRevoker()
-        case .storageFailed(let error):
-            // The provider may have rotated the token the store could not keep.
-            fail(order, .permanent(.storage(error)))
-        case .providerFailed(let error):
-            // Retried with backoff when it may pass on its own (no response, 408, 429, 5xx); a
-            // refusal that is not the refresh token's fault (403, 404) fails these callers at once
-            // and keeps the session, so the next call tries again.
-            let delay =
-                error.isTransient
-                ? configuration.refreshRetry.delay(afterAttempt: order.attempt, retryAfter: error.retryAfter, using: &random) : nil
-            fail(order, .transient(.provider(error), retryIn: delay))
+            return
         }
-    }
-
-    private func fail(_ order: Machine.RefreshOrder, _ failure: RefreshFailure) {
-        perform(core.withLock { $0.refreshFailed(failure, generation: order.generation) })
+        let now = wallClock()
+        perform(core.withLock { $0.refreshFailed(failure, generation: order.generation, now: now) })
+        // Every token a rejected id_token touched is queued for revocation.
+        if case .idTokenRejected = outcome { startBackgroundRevoker() }
     }
 
     /// Performs a ``RefreshProcedure`` under the store's lease.
@@ -69,9 +50,11 @@ extension Session {
                     }
                     step = procedure.refreshAnswered(answer)
                 case .verifyWithCachedKeys(let response, let base):
-                    step = procedure.verified(await Self.verification(of: response, base: base, now: wallClock(), cachedOnly: true, verifier))
+                    step = procedure.verified(
+                        await Self.verification(of: response, base: base, now: wallClock(), cachedOnly: true, verifier))
                 case .verifyWithFetchedKeys(let response, let base):
-                    step = procedure.verified(await Self.verification(of: response, base: base, now: wallClock(), cachedOnly: false, verifier))
+                    step = procedure.verified(
+                        await Self.verification(of: response, base: base, now: wallClock(), cachedOnly: false, verifier))
                 case .save(let record):
                     let saved: Result<Void, CredentialStoreError>
                     do throws(CredentialStoreError) {
@@ -96,7 +79,8 @@ extension Session {
     ) async -> RefreshVerification<VerifiedTokens> {
         do throws(RefreshVerificationError) {
             if cachedOnly {
-                return try await verifier.verifyRefreshWithCachedKeys(response, previous: base, now: now).map { .verified($0) } ?? .undecided
+                return try await verifier.verifyRefreshWithCachedKeys(response, previous: base, now: now).map { .verified($0) }
+                    ?? .undecided
             }
             return .verified(try await verifier.verifyRefresh(response, previous: base, now: now))
         } catch {

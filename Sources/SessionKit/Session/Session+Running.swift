@@ -152,10 +152,14 @@ extension Session {
 
     /// Ends the handoff's own work: the presenter, and a device sign-in's request in flight.
     func cancelPresenter() {
-        presenterTask?.cancel()
-        presenterTask = nil
-        deviceTask?.cancel()
-        deviceTask = nil
+        presenterTask.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        deviceTask.withLock { task in
+            task?.cancel()
+            task = nil
+        }
     }
 
     private func startRefresh(_ order: Machine.RefreshOrder) {
@@ -172,7 +176,8 @@ extension Session {
         }
         let request = HandoffRequest(
             authorizationURL: attempt.authorizationURL, redirectURI: configuration.provider.redirectURI, redirects: redirects)
-        presenterTask = Task { await self.runPresenter(request, redirects: redirects, generation: generation) }
+        let task = Task { await self.runPresenter(request, redirects: redirects, generation: generation) }
+        presenterTask.withLock { $0 = task }
     }
 
     // MARK: - Inputs from child tasks
@@ -192,7 +197,8 @@ extension Session {
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         let fields = FormEncoding.decode(query)
         let callback = CallbackParameters(
-            code: fields["code"], state: fields["state"], error: fields["error"], issuer: fields["iss"], redirectURI: redirectURI)
+            code: fields["code"], state: fields["state"], error: fields["error"], issuer: fields["iss"], redirectURI: redirectURI,
+            repeatedNames: FormEncoding.repeatedNames(in: query))
         let expectedIssuer = configuration.provider.issuer
         let (consumed, actions) = core.withLock { $0.callbackReceived(callback, expectedIssuer: expectedIssuer) }
         perform(actions)

@@ -46,13 +46,17 @@ public actor Session {
     /// The machine, and with it every suspended caller. The actor feeds it every input; the one
     /// input whose only result is "the caller waits" (joining a refresh in flight) may come from
     /// any executor, so the machine sits behind a lock the actor's steps take too.
-    let core: Locked<Machine>
+    nonisolated let core: Locked<Machine>
     var random: AnyRandomNumberGenerator
     var timers: [TimerID: Task<Void, Never>] = [:]
-    var presenterTask: Task<Void, Never>?
+    /// The presentation in flight. Behind a lock: the presenting task ends the handoff (and
+    /// cancels this slot) from its own job, and the thread sanitizer cannot see the actor's own
+    /// hand-over between that job and the one that started it.
+    let presenterTask = Locked<Task<Void, Never>?>(nil)
     var refreshTask: Task<Void, Never>?
-    /// A device sign-in's code request or poll in flight.
-    var deviceTask: Task<Void, Never>?
+    /// A device sign-in's code request or poll in flight; behind a lock like ``presenterTask``, for
+    /// the same reason (the poll ends the handoff from its own job).
+    let deviceTask = Locked<Task<Void, Never>?>(nil)
     var backgroundRevoker: Task<Void, Never>?
     private var subscribers: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
     private var nextSubscriber: UInt64 = 0
@@ -69,14 +73,14 @@ public actor Session {
     ///   - transport: Every request to the provider goes through it.
     ///   - store: Where credentials and the journal are kept durably.
     ///   - presenter: Takes the person to the provider for sign-in.
-    ///   - deviceKeys: The device-bound key source for app disconnect (1pass.dev); `nil` when the
-    ///     provider offers no disconnect.
+    ///   - deviceKeys: The device-bound key source for app disconnect (1pass.dev). Left out, it is
+    ///     made from `transport` and `store` whenever the profile has device-key exchange.
     ///   - clock: All waiting (handoff timeout, backoff) happens on it.
     ///   - wallClock: "Now" for token times (`exp`, `iat`, `expires_in`).
     ///   - random: The jitter source of the retry policies.
     public init(
         configuration: SessionConfiguration, transport: any HTTPTransport, store: any CredentialStore, presenter: any HandoffPresenter,
-        deviceKeys: (any DeviceKeyProviding)? = nil, clock: some Clock<Duration>, wallClock: @escaping @Sendable () -> Date,
+        deviceKeys: DeviceKeySource = .automatic, clock: some Clock<Duration>, wallClock: @escaping @Sendable () -> Date,
         random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
         self.configuration = configuration
@@ -89,12 +93,62 @@ public actor Session {
             defaultAccessTokenLifetime: configuration.defaultAccessTokenLifetime)
         self.store = store
         self.presenter = presenter
-        self.deviceKeys = deviceKeys
+        self.deviceKeys =
+            switch deviceKeys {
+            case .custom(let source): source
+            case .none: nil
+            case .automatic:
+                if let endpoint = configuration.provider.deviceKeyExchangeEndpoint, let devices = store as? any DeviceCredentialStore {
+                    DeviceKeyManager(
+                        endpoint: endpoint, platform: configuration.devicePlatform, transport: transport, store: devices, now: wallClock)
+                } else {
+                    nil
+                }
+            }
         self.clock = clock
         self.wallClock = wallClock
         self.random = AnyRandomNumberGenerator(random)
         self.core = Locked(
             Machine(configuration: .init(handoffTimeout: configuration.handoffTimeout, refreshLeadTime: configuration.refreshLeadTime)))
+    }
+
+    /// Creates a session with the defaults an app needs: real HTTP (`URLSessionTransport`), the
+    /// continuous clock and the system's wall clock, the platform's secure store unless `store` is
+    /// given, and a device-key manager whenever the provider profile has device-key exchange, so
+    /// ``deleteAccount()`` works on the reference profile with no extra wiring.
+    ///
+    /// The default store is the Keychain on Apple platforms (``KeychainCredentialStore``,
+    /// `AfterFirstUnlockThisDeviceOnly`) and a ``FileCredentialStore`` under
+    /// `$XDG_DATA_HOME/sessionkit/<client id>` elsewhere; on a Linux desktop pass the keyring store
+    /// from `SessionKitSecretService` (`DefaultCredentialStore.make`).
+    ///
+    /// ```swift
+    /// let session = Session(provider: try .onePass(clientID: "app", redirectURI: redirect), presenter: presenter)
+    /// ```
+    public init(
+        provider: ProviderConfiguration, presenter: any HandoffPresenter, store: (any CredentialStore)? = nil,
+        configure: (inout SessionConfiguration) -> Void = { _ in }
+    ) {
+        var configuration = SessionConfiguration(provider: provider)
+        configure(&configuration)
+        let clock = ContinuousClock()
+        self.init(
+            configuration: configuration, transport: URLSessionTransport(clock: clock), store: store ?? Self.platformStore(for: provider),
+            presenter: presenter, clock: clock, wallClock: { Date() })
+    }
+
+    /// The platform's secure store for `provider`'s client.
+    static func platformStore(for provider: ProviderConfiguration) -> any CredentialStore {
+        #if canImport(Security)
+            return KeychainCredentialStore(service: "sessionkit.\(provider.clientID)")
+        #else
+            let environment = ProcessInfo.processInfo.environment
+            let base =
+                environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: environment["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(".local/share")
+            let name = provider.clientID.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" }
+            return FileCredentialStore(directory: base.appendingPathComponent("sessionkit").appendingPathComponent(String(name)))
+        #endif
     }
 
     // MARK: - Observing
@@ -202,11 +256,12 @@ public actor Session {
         // Join the refresh in flight. Written out here rather than in a function of its own: one
         // frame less keeps a suspended caller within its task's first allocation block.
         let id = nextWaiterID()
+        let now = wallClock()
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<TokenOutcome, Never>) in
                 // Under the lock, so a cancellation either is seen here or finds the caller waiting.
                 let joined = core.withLock { machine in
-                    Task.isCancelled ? nil : machine.joinRefresh(id: id, waiter: .accessToken(continuation))
+                    Task.isCancelled ? nil : machine.joinRefresh(id: id, waiter: .accessToken(continuation), now: now)
                 }
                 switch joined {
                 case true?: changes.notify()
@@ -228,8 +283,13 @@ public actor Session {
         try await waitForTokens(force: true)
     }
 
-    /// At cold launch: resumes a journaled sign-out or deletion, or refreshes and verifies the
-    /// stored session. Returns the stage reached.
+    /// At cold launch: resumes a journaled sign-out or deletion, or signs in from the stored,
+    /// verified session without the network (offline-first). A due access token is refreshed in
+    /// the background; while that fails in a way that may pass, the person stays signed in and
+    /// ``validAccessToken()`` throws a transient error. Returns the stage reached.
+    ///
+    /// A session written for another issuer or client is left alone and not restored
+    /// (``SessionError/storedSessionForeign(_:)``).
     @discardableResult
     public func restore() async throws(SessionError) -> SessionStage {
         let record: CredentialRecord
@@ -239,9 +299,12 @@ public actor Session {
             throw .storage(error)
         }
         if !record.pendingRevocations.isEmpty { startBackgroundRevoker() }
-        let plan: RestorePlan = record.pendingOperation.map(RestorePlan.pending) ?? (record.session == nil ? .nothing : .session)
+        let verifier = self.verifier
+        let plan = RestorePlan(
+            record: record, issuer: configuration.provider.issuer, clientID: configuration.provider.clientID, tokens: verifier.restored)
+        let now = wallClock()
         let result = await suspend { id, waiter in
-            perform(core.withLock { $0.restoreLoaded(plan, id: id, waiter: waiter) })
+            perform(core.withLock { $0.restoreLoaded(plan, now: now, id: id, waiter: waiter) })
         }
         if case .failed(let error) = result { throw error }
         return stage
@@ -326,5 +389,18 @@ struct AnyRandomNumberGenerator: RandomNumberGenerator, Sendable {
 
     mutating func next() -> UInt64 {
         base.next()
+    }
+}
+
+extension Session: CustomReflectable {
+    /// What `dump` and debuggers show: the stage and the provider, never a token or a sign-in
+    /// parameter.
+    nonisolated public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "stage": core.withLock { $0.stage }, "issuer": configuration.provider.issuer, "clientID": configuration.provider.clientID,
+            ],
+            displayStyle: .class)
     }
 }

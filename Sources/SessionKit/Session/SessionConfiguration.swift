@@ -16,8 +16,11 @@ public struct SessionConfiguration: Sendable {
     public var clockSkew: Double = 60
     /// Accept an id_token without `kid` when the key set holds exactly one matching RSA key.
     public var allowMissingKeyID = false
-    /// Reject a refresh response without an id_token (default: required, so every refresh is verified).
-    public var requireIDTokenOnRefresh = true
+    /// Reject a refresh response without an id_token (code `missing_id_token`). Off by default: OpenID
+    /// Connect Core §12.2 lets a provider omit it, and the session then keeps the identity it verified
+    /// before (the access token and a rotated refresh token are still taken, durably); an id_token
+    /// that is present is always verified in full.
+    public var requireIDTokenOnRefresh = false
     /// The access token's lifetime when the provider omits `expires_in`.
     public var defaultAccessTokenLifetime: TimeInterval = 300
     /// How long fetched signing keys are trusted before they are fetched again (default 1 h).
@@ -38,10 +41,11 @@ public struct SessionConfiguration: Sendable {
     /// sign-in may pass silently on the provider's session cookie.
     public var endsProviderSessionAtSignOut = false
     /// Whether a device sign-in must bring an id_token (default on): without one it fails with
-    /// ``SessionError/missingIDToken``. Off, a response without an id_token (some providers issue
-    /// none for the device grant) is accepted with the identity the UserInfo endpoint names for its
-    /// access token (``SessionIdentity/Source/userInfo``); an id_token, when one comes, is still
-    /// verified in full. Such a session usually needs ``requireIDTokenOnRefresh`` off as well.
+    /// `SessionError.verificationFailed(.missingIDToken)`. Off, a response without an id_token
+    /// (some providers issue none for the device grant) is accepted with the identity the UserInfo
+    /// endpoint names for its access token (``SessionIdentity/Source/userInfo``); an id_token, when
+    /// one comes, is still verified in full. Such a session needs ``requireIDTokenOnRefresh`` off
+    /// (the default) when the provider's refreshes bring none either.
     public var requireIDTokenForDeviceSignIn = true
 
     /// Creates a configuration with the defaults above.

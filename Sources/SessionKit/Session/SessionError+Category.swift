@@ -25,9 +25,10 @@ extension SessionError {
     /// What an app should do about this error.
     public var category: Category {
         switch self {
-        case .notSignedIn, .refreshTokenRejected, .verificationFailed, .handoffTimedOut, .authorizationDenied, .callbackRejected:
+        case .notSignedIn, .refreshTokenRejected, .verificationFailed, .handoffTimedOut, .authorizationDenied, .callbackRejected,
+            .storedSessionForeign, .anotherAccountInStore:
             .signInRequired
-        case .sessionExpired, .deviceCodeExpired, .missingIDToken:
+        case .sessionExpired, .deviceCodeExpired:
             .signInRequired
         case .provider(let error):
             error.isTransient ? .transient : .signInRequired
@@ -83,8 +84,9 @@ extension SessionError {
         case .invalidRequestOptions: "invalid_request_options"
         case .sessionExpired: "session_expired"
         case .deviceCodeExpired: "device_code_expired"
-        case .missingIDToken: "missing_id_token"
         case .userInfoRejected(let error): "userinfo_rejected.\(error.code)"
+        case .storedSessionForeign: "stored_session_foreign"
+        case .anotherAccountInStore: "another_account_in_store"
         }
     }
 }
@@ -93,15 +95,16 @@ extension SessionError: CustomStringConvertible {
     /// The ``code`` and a secret-free detail.
     public var description: String {
         switch self {
-        case .authorizationDenied(let detail), .presentationFailed(let detail), .callbackRejected(let detail), .unsupported(let detail):
+        case .authorizationDenied(let detail), .presentationFailed(let detail), .callbackRejected(let detail), .unsupported(let detail),
+            .storedSessionForeign(let detail):
             "\(code): \(detail)"
         case .provider(let error): "\(code): \(error.summary)"
         case .accountDeletionRefused(let status): "\(code): HTTP \(status)"
         case .storage(let error): "\(code): \(error)"
         case .invalidRequestOptions(let error): "\(code): \(error)"
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
-            .handoffTimedOut, .verificationFailed, .refreshTokenRejected, .randomSourceFailed, .sessionExpired, .deviceCodeExpired,
-            .missingIDToken, .userInfoRejected:
+            .handoffTimedOut, .verificationFailed, .refreshTokenRejected, .randomSourceFailed, .anotherAccountInStore, .sessionExpired,
+            .deviceCodeExpired, .userInfoRejected:
             code
         }
     }

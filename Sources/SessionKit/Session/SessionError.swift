@@ -38,6 +38,11 @@ public enum SessionError: Error, Sendable, Equatable {
     /// The provider profile does not offer this operation, or the presenter cannot show it (a
     /// device code), or the session cannot do it (a refresh without a refresh token).
     case unsupported(String)
+    /// The store holds a session written for another issuer or client; it was not restored.
+    case storedSessionForeign(String)
+    /// The store now holds another account's session (another `sub`, no merge claim linking it to
+    /// this one): this session ended rather than adopt it.
+    case anotherAccountInStore
     /// The system's cryptographically secure random source failed, so no sign-in parameters could be made.
     case randomSourceFailed
     /// The sign-in's request options break a rule (a reserved extra parameter, `prompt=none` with
@@ -48,9 +53,6 @@ public enum SessionError: Error, Sendable, Equatable {
     case sessionExpired
     /// The device code of a device sign-in expired before the person approved it.
     case deviceCodeExpired
-    /// A device sign-in's token response carried no id_token, and the configuration requires one
-    /// (`SessionConfiguration.requireIDTokenForDeviceSignIn`).
-    case missingIDToken
     /// The UserInfo answer was refused: not a JSON object, no `sub`, or another person's `sub`
     /// (OpenID Connect Core §5.3.2). Nothing of it was used.
     case userInfoRejected(UserInfoError)

@@ -158,7 +158,9 @@ struct TokenVerifier: Sendable {
     }
 
     /// Verifies a refresh response against the session it refreshes.
-    func verifyRefresh(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(RefreshVerificationError) -> VerifiedTokens {
+    func verifyRefresh(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(RefreshVerificationError)
+        -> VerifiedTokens
+    {
         var verified: VerifiedIDToken?
         if let token = response.idToken {
             verified = try await validate(token, nonce: nil, accessToken: response.accessToken, now: now)
@@ -201,7 +203,7 @@ struct TokenVerifier: Sendable {
             identity = SessionIdentity(claims: claims)
             idToken = token
         } else if requireIDTokenOnRefresh {
-            throw .rejected(.malformed)
+            throw .rejected(.missingIDToken)
         } else {
             identity = SessionIdentity(stored: previous)
             idToken = previous.idToken
@@ -219,10 +221,21 @@ struct TokenVerifier: Sendable {
             return nil
         }
         if let previous {
-            guard stored.issuer == previous.issuer, stored.subject == previous.subject, Set(stored.audience) == Set(previous.audience) else {
+            guard stored.issuer == previous.issuer, stored.subject == previous.subject, Set(stored.audience) == Set(previous.audience)
+            else {
                 return nil
             }
         }
+        return VerifiedTokens(
+            accessToken: accessToken, accessTokenExpiresAt: expiresAt, refreshToken: stored.refreshToken, idToken: stored.idToken,
+            identity: SessionIdentity(stored: stored), rotation: stored.rotation)
+    }
+
+    /// The tokens a stored session was verified as, for a cold launch that signs in from the store.
+    /// The store only ever receives verified tokens; a pending rotated token is left in the store
+    /// for the next refresh to present. `nil` when no access token was kept.
+    func restored(_ stored: StoredSession) -> VerifiedTokens? {
+        guard let accessToken = stored.accessToken, let expiresAt = stored.accessTokenExpiresAt else { return nil }
         return VerifiedTokens(
             accessToken: accessToken, accessTokenExpiresAt: expiresAt, refreshToken: stored.refreshToken, idToken: stored.idToken,
             identity: SessionIdentity(stored: stored), rotation: stored.rotation)

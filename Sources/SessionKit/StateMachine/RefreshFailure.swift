@@ -6,6 +6,51 @@ enum RefreshFailure: Sendable, Equatable {
     case permanent(SessionError)
 }
 
+extension RefreshFailure {
+    /// How a refresh procedure's failed outcome reaches the machine; `nil` for a refresh that succeeded.
+    ///
+    /// A failure that may pass on its own (no response, 408, 429, 5xx; ``ProviderError/isTransient``)
+    /// is retried after the policy's backoff for `attempt`; one that is not the refresh token's fault
+    /// but will not pass by waiting (403, 404) fails the waiting callers at once and keeps the
+    /// session; a refused refresh token, a rejected id_token or a store that could not keep a
+    /// rotated token ends the session.
+    init?<Tokens>(
+        _ outcome: RefreshOutcome<Tokens>, attempt: Int, policy: RetryPolicy, random: inout some RandomNumberGenerator
+    ) {
+        switch outcome {
+        case .refreshed: return nil
+        case .notSignedIn: self = .permanent(.notSignedIn)
+        case .refreshTokenRejected: self = .permanent(.refreshTokenRejected)
+        case .idTokenRejected(let failure): self = .permanent(.verificationFailed(failure))
+        case .storageFailed(let error): self = .permanent(.storage(error))
+        case .anotherAccount: self = .permanent(.anotherAccountInStore)
+        case .refreshTokenMissing: self = .permanent(.sessionExpired)
+        case .providerFailed(let error):
+            let delay = error.isTransient ? policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &random) : nil
+            self = .transient(.provider(error), retryIn: delay)
+        }
+    }
+}
+
+extension ServerOperationFailure {
+    /// How a failed revocation or disconnect reaches the machine; a transient one waits the
+    /// policy's backoff for `attempt` (never less than `Retry-After`).
+    static func transient(_ error: ProviderError, attempt: Int, policy: RetryPolicy, random: inout some RandomNumberGenerator) -> Self {
+        .transient(error.summary, retryIn: policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &random) ?? .zero)
+    }
+
+    /// How a disconnect procedure's failed outcome reaches the machine; `nil` when it was confirmed.
+    init?(_ outcome: DisconnectOutcome, attempt: Int, policy: RetryPolicy, random: inout some RandomNumberGenerator) {
+        switch outcome {
+        case .confirmed: return nil
+        case .transient(let error): self = .transient(error, attempt: attempt, policy: policy, random: &random)
+        case .refused(let status): self = .refused(status: status)
+        case .cannotTell(let why): self = .cannotTell(why)
+        case .storage(let error): self = .storage(error)
+        }
+    }
+}
+
 /// Why a server-first operation (revoke, disconnect) failed, classified before it reaches the machine.
 enum ServerOperationFailure: Sendable, Equatable {
     /// May pass; retried after `retryIn`.

@@ -35,4 +35,26 @@ public enum SessionEvent: Sendable, Hashable {
     /// Sign-out asked the provider to end its browser session too; this is how that went. Never
     /// a reason to worry about the sign-out itself: it was complete before the attempt began.
     case providerLogout(ProviderLogoutOutcome)
+    /// A URL matched the redirect URI but was not consumed; it carries the reason, never a value.
+    /// A URL that does not match the redirect URI at all is not the session's and raises nothing.
+    case callbackRefused(CallbackRefusal)
+}
+
+/// Why a URL that matched the redirect URI was not consumed as the callback.
+public enum CallbackRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// No sign-in waits for a callback (a stale or replayed link).
+    case noHandoffWaiting
+    /// Its `state` is not the pending handoff's (a forged or foreign link); the handoff keeps waiting.
+    case stateMismatch
+    /// A parameter appears more than once (RFC 6749 §3.1); the handoff keeps waiting.
+    case repeatedParameter(name: String)
+
+    /// One readable phrase, without any parameter value.
+    public var description: String {
+        switch self {
+        case .noHandoffWaiting: "no handoff waits for a callback"
+        case .stateMismatch: "state does not match the pending handoff"
+        case .repeatedParameter(let name): "parameter \(name) repeated"
+        }
+    }
 }

@@ -98,11 +98,14 @@ extension SessionStateMachine {
         switch kind {
         case .revoking:
             state = .revoking(operation)
-            return first + [.transition(from: stage, to: .revoking, reason: .signOutRequested), .revoke(generation: generation, attempt: 1)]
+            return first + [
+                .transition(from: stage, to: .revoking, reason: .signOutRequested), .revoke(generation: generation, attempt: 1),
+            ]
         case .disconnecting:
             state = .disconnecting(operation)
             return first + [
-                .transition(from: stage, to: .disconnecting, reason: .accountDeletionRequested), .disconnect(generation: generation, attempt: 1),
+                .transition(from: stage, to: .disconnecting, reason: .accountDeletionRequested),
+                .disconnect(generation: generation, attempt: 1),
             ]
         }
     }
@@ -163,7 +166,8 @@ extension SessionStateMachine {
             case .transient(let why, let delay):
                 return retry(operation, stage: .disconnecting, why: why, after: delay)
             case .refused(let status):
-                return endDisconnecting(operation, reason: .accountDeletionRefused(status: status), error: .accountDeletionRefused(status: status))
+                return endDisconnecting(
+                    operation, reason: .accountDeletionRefused(status: status), error: .accountDeletionRefused(status: status))
             case .cannotTell(let why):
                 return endDisconnecting(operation, reason: .accountDeletionUnavailable(why), error: .unsupported(why))
             case .storage(let error):
@@ -177,7 +181,9 @@ extension SessionStateMachine {
         }
     }
 
-    private mutating func retry(_ operation: ServerOperation, stage: SessionStage, why: String, after delay: Duration) -> [ServerOperationAction] {
+    private mutating func retry(_ operation: ServerOperation, stage: SessionStage, why: String, after delay: Duration)
+        -> [ServerOperationAction]
+    {
         var operation = operation
         state = .modifying
         let timer = makeTimer()
@@ -192,7 +198,9 @@ extension SessionStateMachine {
     }
 
     /// The intent could not be journaled or completed: surface it; nothing was wiped.
-    private mutating func storageFailed(_ operation: ServerOperation, stage: SessionStage, error: CredentialStoreError) -> [ServerOperationAction] {
+    private mutating func storageFailed(_ operation: ServerOperation, stage: SessionStage, error: CredentialStoreError)
+        -> [ServerOperationAction]
+    {
         let waiters = operation.waiters.ordered
         let reason = TransitionReason.storageFailed(Self.describe(.storage(error)))
         if let tokens = operation.tokens {
@@ -206,7 +214,9 @@ extension SessionStateMachine {
 
     /// The account stays: back to the verified tokens, or, when the deletion was resumed from the
     /// journal at launch (no verified tokens in memory), on to a restoring refresh.
-    private mutating func endDisconnecting(_ operation: ServerOperation, reason: TransitionReason, error: SessionError) -> [ServerOperationAction] {
+    private mutating func endDisconnecting(_ operation: ServerOperation, reason: TransitionReason, error: SessionError)
+        -> [ServerOperationAction]
+    {
         let waiters = operation.waiters.ordered
         if let tokens = operation.tokens {
             state = .active(Active(tokens: tokens))

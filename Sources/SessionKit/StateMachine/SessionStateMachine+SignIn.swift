@@ -55,12 +55,21 @@ extension SessionStateMachine {
     mutating func callbackReceived(_ callback: CallbackParameters, expectedIssuer: String) -> (consumed: Bool, actions: [HandoffAction]) {
         guard case .handoff(let handoff) = state else {
             // No handoff waits for it: a stale or replayed callback is not consumed.
-            return (false, [])
+            return (false, [.emit(.callbackRefused(.noHandoffWaiting))])
         }
-        guard let attempt = handoff.attempt, callback.state == attempt.state else {
-            // Not this handoff's answer (a stale or forged link, or a device sign-in waits): not
-            // consumed, so whoever can open the app's redirect URL cannot cancel a sign-in in progress.
-            return (false, [])
+        if let name = callback.repeatedNames.first {
+            // RFC 6749 §3.1: no parameter may repeat. Which value is genuine cannot be told, so
+            // none is used and the handoff keeps waiting for a well-formed answer.
+            return (false, [.emit(.callbackRefused(.repeatedParameter(name: name)))])
+        }
+        guard let attempt = handoff.attempt else {
+            // A device sign-in waits: no callback answers it.
+            return (false, [.emit(.callbackRefused(.noHandoffWaiting))])
+        }
+        guard callback.state == attempt.state else {
+            // Not this handoff's answer (a stale or forged link): not consumed, so whoever can open
+            // the app's redirect URL cannot cancel a sign-in in progress.
+            return (false, [.emit(.callbackRefused(.stateMismatch))])
         }
         let failure: (TransitionReason, SessionError)?
         if let issuer = callback.issuer, issuer != expectedIssuer {

@@ -36,7 +36,14 @@ extension SessionStateMachine {
                 active.tokens,
                 dueAt: active.tokens.accessTokenExpiresAt.addingTimeInterval(
                     active.tokens.canRefresh ? -Self.seconds(configuration.refreshLeadTime) : 0))
-        case .refreshing: .joinRefresh
+        case .refreshing(let refreshing):
+            if refreshing.retryTimer != nil, let previous = refreshing.previous {
+                // Backing off after a failure that may pass: the lead time is a preference, not a
+                // cliff, so the current token is handed out until it really expires.
+                .fresh(previous, dueAt: previous.accessTokenExpiresAt)
+            } else {
+                .joinRefresh
+            }
         case .signedOut, .handoff, .verifying, .revoking, .disconnecting: nil
         case .modifying: preconditionFailure("handout read while the machine is modifying")
         }
@@ -59,8 +66,11 @@ extension SessionStateMachine {
                 .transition(from: .active, to: .refreshing, reason: reason),
                 .refresh(RefreshOrder(generation: generation, attempt: 1, previous: active.tokens)),
             ]
-        case .refreshing:
-            _ = joinRefresh(id: id, waiter: waiter)
+        case .refreshing(let refreshing):
+            if let previous = Self.stillValid(refreshing, now: now) {
+                return [.resume([waiter], .tokens(previous))]
+            }
+            _ = joinRefresh(id: id, waiter: waiter, now: now)
             return []
         case .signedOut, .handoff, .verifying:
             return [.resume([waiter], .failed(.notSignedIn))]
@@ -88,10 +98,12 @@ extension SessionStateMachine {
     /// A caller joins the refresh in flight, if there is one. Its only possible result is the
     /// caller waiting here for that refresh's outcome, so the owner may feed it from any executor
     /// (under the lock that guards the machine). Returns `false`, and keeps nothing, when no
-    /// refresh is in flight: the caller must then ask through ``tokenRequested(id:waiter:now:force:)``.
-    mutating func joinRefresh(id: WaiterID, waiter: Waiter) -> Bool {
+    /// refresh is in flight, or when a backoff lets the current token be handed out: the caller
+    /// must then ask through ``tokenRequested(id:waiter:now:force:)``.
+    mutating func joinRefresh(id: WaiterID, waiter: Waiter, now: Date) -> Bool {
         switch state {
         case .refreshing(var refreshing):
+            if Self.stillValid(refreshing, now: now) != nil { return false }
             state = .modifying
             refreshing.waiters.append(id, waiter)
             state = .refreshing(refreshing)
@@ -127,7 +139,11 @@ extension SessionStateMachine {
     }
 
     /// A refresh failed, as the owner classified it.
-    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64) -> [RefreshAction] {
+    ///
+    /// While the current access token has not expired at `now`, the callers waiting for the refresh
+    /// are handed it (the lead time is a preference, not a cliff); only a token past its expiry
+    /// makes them fail.
+    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64, now: Date) -> [RefreshAction] {
         guard generation == self.generation, case .refreshing(var refreshing) = state else {
             // Superseded by sign-out, deletion or a new sign-in; the store already reflects it.
             return []
@@ -138,21 +154,27 @@ extension SessionStateMachine {
             let timer = makeTimer()
             refreshing.attempt += 1
             refreshing.retryTimer = timer
-            state = .refreshing(refreshing)
-            return [
+            var actions: [RefreshAction] = [
                 .transition(
                     from: .refreshing, to: .refreshing,
                     reason: .retrying(attempt: refreshing.attempt - 1, afterSeconds: Self.seconds(retryIn), because: Self.describe(error))),
                 .startTimer(timer, after: retryIn),
             ]
+            if let previous = refreshing.previous, previous.accessTokenExpiresAt > now, !refreshing.waiters.isEmpty {
+                actions.append(.resume(refreshing.waiters.ordered, .tokens(previous)))
+                refreshing.waiters = WaiterList()
+            }
+            state = .refreshing(refreshing)
+            return actions
         case .transient(let error, nil):
-            // Not sticky: the tokens stay, the waiters get the error, the next call may try again.
+            // Not sticky: the tokens stay, the waiters get the current token while it is valid and
+            // the error after, and the next call may try again.
             let waiters = refreshing.waiters.ordered
             if let previous = refreshing.previous {
                 state = .active(Active(tokens: previous))
                 return [
                     .transition(from: .refreshing, to: .active, reason: .refreshFailedTransiently(Self.describe(error))),
-                    .resume(waiters, .failed(error)),
+                    .resume(waiters, previous.accessTokenExpiresAt > now ? .tokens(previous) : .failed(error)),
                 ]
             }
             // A restore that could not reach the provider: nothing verified to show, nothing wiped.
@@ -170,6 +192,15 @@ extension SessionStateMachine {
                 .resume(refreshing.waiters.ordered, .failed(error)),
             ]
         }
+    }
+}
+
+extension SessionStateMachine {
+    /// The current tokens, while a refresh backs off after a failure that may pass and they have
+    /// not expired at `now`.
+    static func stillValid(_ refreshing: Refreshing, now: Date) -> Tokens? {
+        guard refreshing.retryTimer != nil, let previous = refreshing.previous, previous.accessTokenExpiresAt > now else { return nil }
+        return previous
     }
 }
 

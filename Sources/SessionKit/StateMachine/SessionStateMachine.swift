@@ -142,7 +142,9 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     ) -> [Action] where Action.Tokens == Tokens, Action.Waiter == Waiter {
         generation += 1
         state = .signedOut
-        var actions: [Action] = [.cancelTimer(handoff.timer), .cancelPresenter, .transition(from: .handoff, to: .signedOut, reason: reason)]
+        var actions: [Action] = [
+            .cancelTimer(handoff.timer), .cancelPresenter, .transition(from: .handoff, to: .signedOut, reason: reason),
+        ]
         if !handoff.waiters.isEmpty { actions.append(.resume(handoff.waiters.ordered, .failed(error))) }
         return actions
     }
@@ -170,8 +172,9 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .presentationFailed(let why): .presentationFailed(why)
         case .sessionExpired: .sessionExpired
         case .deviceCodeExpired: .deviceCodeExpired
-        case .missingIDToken: .verificationFailed(code: "missing_id_token")
         case .invalidRequestOptions, .userInfoRejected: .exchangeFailed(describe(error))
+        case .anotherAccountInStore: .anotherAccountInStore
+        case .storedSessionForeign(let why): .storedSessionNotRestored(why)
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress,
             .accountDeletionRefused, .unsupported, .randomSourceFailed:
             .exchangeFailed(describe(error))
@@ -184,7 +187,11 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .provider(let provider): provider.summary
         case .storage(let storage): "\(storage)"
         case .verificationFailed(let error): error.code
-        default: "\(error)"
+        case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
+            .handoffTimedOut, .authorizationDenied, .presentationFailed, .callbackRejected, .refreshTokenRejected,
+            .accountDeletionRefused, .unsupported, .randomSourceFailed, .storedSessionForeign, .anotherAccountInStore,
+            .invalidRequestOptions, .sessionExpired, .deviceCodeExpired, .userInfoRejected:
+            "\(error)"
         }
     }
 }
@@ -204,3 +211,10 @@ extension SessionStateMachine.Handoff {
 
 extension SessionStateMachine.Output: Sendable where Tokens: Sendable, Waiter: Sendable {}
 extension SessionStateMachine.RefreshOrder: Sendable where Tokens: Sendable {}
+
+extension SessionStateMachine: CustomReflectable {
+    /// The stage and the generation only: the stages' payloads hold sign-in parameters and tokens.
+    var customMirror: Mirror {
+        Mirror(self, children: ["stage": stage, "generation": generation], displayStyle: .struct)
+    }
+}

@@ -143,7 +143,7 @@ public enum SessionTransitionTable {
         case (.signedOut, .deleteAccount), (.handoff, .deleteAccount), (.verifying, .deleteAccount): .misuse(.notSignedIn)
         case (.revoking, .deleteAccount): .misuse(.signOutInProgress)
 
-        case (.signedOut, .restoreLoaded): .moves(to: [.signedOut, .refreshing, .revoking, .disconnecting])
+        case (.signedOut, .restoreLoaded): .moves(to: [.signedOut, .active, .refreshing, .revoking, .disconnecting])
         case (_, .restoreLoaded): .ignored("already running: nothing to restore")
 
         case (.revoking, .serverConfirmed): .moves(to: [.signedOut, .revoking])
@@ -204,7 +204,10 @@ public enum SessionTransitionTable {
 
     /// The stage diagram as Graphviz `dot` source, for rendering an SVG.
     public static func dot() -> String {
-        var lines = ["// Generated from SessionTransitionTable. Do not edit.", "digraph SessionStages {", "    rankdir=LR;", "    node [shape=box, style=rounded];"]
+        var lines = [
+            "// Generated from SessionTransitionTable. Do not edit.", "digraph SessionStages {", "    rankdir=LR;",
+            "    node [shape=box, style=rounded];",
+        ]
         var edges: [String: [String]] = [:]
         var order: [String] = []
         for rule in rules {

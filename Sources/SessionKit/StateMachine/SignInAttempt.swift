@@ -28,6 +28,8 @@ struct CallbackParameters: Sendable, Equatable, CustomStringConvertible, CustomD
     var issuer: String?
     /// The presenter's own redirect URI the callback arrived at; `nil` for the configured one.
     var redirectURI: URL?
+    /// Names that appear more than once in the query (never their values).
+    var repeatedNames: [String] = []
 
     var description: String { "CallbackParameters(<redacted>)" }
     var debugDescription: String { description }

@@ -30,6 +30,14 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
     case refreshRequested
     /// A cold launch found a stored refresh token.
     case restoring
+    /// A cold launch found a verified session and signed in from the store, without the network.
+    case restored(subject: String)
+    /// A cold launch signed in from the store and refreshes its access token, due in `inSeconds`.
+    case restoredDue(subject: String, inSeconds: Int)
+    /// A cold launch found a session written for another issuer or client and left it alone.
+    case storedSessionNotRestored(String)
+    /// The store now holds another account's session (another `sub`, no merge claim linking them).
+    case anotherAccountInStore
     /// Nothing was stored at cold launch.
     case nothingStored
     /// A refresh failed in a way that may pass (network, 5xx, 429); the session keeps its tokens.
@@ -100,6 +108,10 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
             "token due in \(seconds)s; \(callers) caller\(callers == 1 ? "" : "s") waiting"
         case .refreshRequested: "refresh requested"
         case .restoring: "restoring from stored refresh token"
+        case .restored(let subject): "restored from the store; sub \(subject)"
+        case .restoredDue(let subject, let seconds): "restored from the store; sub \(subject); token due in \(seconds)s"
+        case .storedSessionNotRestored(let why): "stored session not restored: \(why)"
+        case .anotherAccountInStore: "the store holds another account's session"
         case .nothingStored: "nothing stored"
         case .refreshFailedTransiently(let why): "refresh failed, tokens kept: \(why)"
         case .refreshRejected(let why): "refresh rejected: \(why)"

@@ -18,7 +18,7 @@
 /// A crash can leave a temporary file behind (it holds secrets, mode 0600). Each writer holds a
 /// `flock` on its temporary file until the rename, so a later write can tell an abandoned one
 /// (unlocked) from one that another process is still writing (locked) and remove only the former.
-struct StoreDirectory: Sendable {
+package struct StoreDirectory: Sendable {
     static let directoryMode: UInt32 = 0o700
     static let fileMode: UInt32 = 0o600
     /// A file larger than this cannot be a record; reading stops instead of exhausting memory.
@@ -30,14 +30,22 @@ struct StoreDirectory: Sendable {
     /// The names of the files this store replaces; only their temporary files are ever cleaned up.
     let managedNames: Set<String>
 
-    func filePath(_ name: String) -> String {
+    /// A directory at `path` whose files `managedNames` are replaced through `fileSystem`.
+    package init(path: String, fileSystem: any StoreFileSystem, managedNames: Set<String>) {
+        self.path = path
+        self.fileSystem = fileSystem
+        self.managedNames = managedNames
+    }
+
+    /// The path of file `name` in the directory.
+    package func filePath(_ name: String) -> String {
         path.hasSuffix("/") ? path + name : path + "/" + name
     }
 
     // MARK: Directory
 
     /// Creates the directory (and missing parents) with mode 0700; an existing one is left as it is.
-    func prepare() throws(CredentialStoreError) {
+    package func prepare() throws(CredentialStoreError) {
         try makeDirectory(path)
     }
 
@@ -110,7 +118,7 @@ struct StoreDirectory: Sendable {
     // MARK: Reading
 
     /// The bytes of file `name`, or nil when it does not exist.
-    func read(_ name: String) throws(CredentialStoreError) -> [UInt8]? {
+    package func read(_ name: String) throws(CredentialStoreError) -> [UInt8]? {
         let descriptor: Int32
         do {
             descriptor = try fileSystem.open(filePath(name), flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW, mode: 0)
@@ -150,7 +158,7 @@ struct StoreDirectory: Sendable {
     /// Replaces file `name` with `bytes`, durably and atomically.
     ///
     /// A failure before the rename leaves the old file untouched and removes the temporary file.
-    func replace(_ name: String, with bytes: [UInt8]) throws(CredentialStoreError) {
+    package func replace(_ name: String, with bytes: [UInt8]) throws(CredentialStoreError) {
         try prepare()
         removeAbandonedTemporaryFiles()
         // A cleaner in another process can, in a window of two system calls, remove a temporary
@@ -201,7 +209,7 @@ struct StoreDirectory: Sendable {
     }
 
     /// Removes file `name` durably; a missing file is not an error.
-    func remove(_ name: String) throws(CredentialStoreError) {
+    package func remove(_ name: String) throws(CredentialStoreError) {
         do {
             try fileSystem.unlink(filePath(name))
         } catch  where error.code == ENOENT || error.code == ENOTDIR {

@@ -3,7 +3,8 @@
 /// ```
 /// offset  size  field
 ///      0     8  magic 89 53 4B 53 0D 0A 1A 0A   ("\x89SKS\r\n\x1a\n")
-///      8     4  kind, ASCII: "CRED" (credential record) or "DEVC" (device credential)
+///      8     4  kind, ASCII: "CRED" (credential record), "DEVC" (device credential) or
+///                 "CXIL" (used credential-import tokens)
 ///     12     4  schema version, big-endian
 ///     16     8  payload length n, big-endian
 ///     24     n  payload (JSON)
@@ -14,16 +15,18 @@
 /// lets a build tell "written by a newer version" (a valid frame with a higher version) from
 /// "damaged" (anything that fails the length or digest checks). The magic's first byte is not
 /// ASCII and the CR LF / LF pair catches line-ending conversion, as in PNG.
-enum StoreEnvelope {
+package enum StoreEnvelope {
     /// Which record a frame holds, so a device file copied over the credentials file is caught.
-    enum Kind: Sendable {
+    package enum Kind: Sendable {
         case credentials
         case device
+        case importLedger
 
         var tag: [UInt8] {
             switch self {
             case .credentials: Array("CRED".utf8)
             case .device: Array("DEVC".utf8)
+            case .importLedger: Array("CXIL".utf8)
             }
         }
 
@@ -31,6 +34,7 @@ enum StoreEnvelope {
             switch self {
             case .credentials: "credential record"
             case .device: "device credential"
+            case .importLedger: "import token ledger"
             }
         }
     }
@@ -42,7 +46,7 @@ enum StoreEnvelope {
     static let maximumPayloadSize = 4 << 20
 
     /// Frames `payload`.
-    static func seal(_ payload: [UInt8], kind: Kind, schemaVersion: Int) -> [UInt8] {
+    package static func seal(_ payload: [UInt8], kind: Kind, schemaVersion: Int) -> [UInt8] {
         var bytes = magic
         bytes.reserveCapacity(headerSize + payload.count + digestSize)
         bytes += kind.tag
@@ -58,7 +62,7 @@ enum StoreEnvelope {
     /// Throws ``CredentialStoreError/corrupted(_:)`` for anything truncated, zeroed, padded or
     /// altered, and ``CredentialStoreError/unsupportedSchemaVersion(found:supported:)`` for an
     /// intact frame from a newer version. Messages describe the damage, never the content.
-    static func open(
+    package static func open(
         _ bytes: [UInt8], kind: Kind, supportedVersion: Int
     ) throws(CredentialStoreError) -> (schemaVersion: Int, payload: ArraySlice<UInt8>) {
         let noun = kind.noun

@@ -1,32 +1,33 @@
 import Foundation
 
-/// Turns records into sealed ``StoreEnvelope`` bytes and back; shared by the file and Keychain stores.
+/// Turns records into sealed ``StoreEnvelope`` bytes and back; shared by the file, Keychain and
+/// Secret Service stores.
 ///
 /// The payload is the records' own `Codable` form as JSON with sorted keys. A checked-in
 /// schema-1 fixture in the tests pins that form, so a change to the record types that would make
 /// existing stores unreadable fails a test instead of signing users out.
-enum StoredPayloadCodec {
+package enum StoredPayloadCodec {
     /// The schema version of ``DeviceCredential`` payloads this build writes.
-    static let deviceSchemaVersion = 1
+    package static let deviceSchemaVersion = 1
 
-    static func seal(_ record: CredentialRecord) throws(CredentialStoreError) -> [UInt8] {
+    package static func seal(_ record: CredentialRecord) throws(CredentialStoreError) -> [UInt8] {
         StoreEnvelope.seal(
             try encode(record, noun: StoreEnvelope.Kind.credentials.noun), kind: .credentials,
             schemaVersion: CredentialRecord.currentSchemaVersion)
     }
 
-    static func openRecord(_ bytes: [UInt8]) throws(CredentialStoreError) -> CredentialRecord {
+    package static func openRecord(_ bytes: [UInt8]) throws(CredentialStoreError) -> CredentialRecord {
         let kind = StoreEnvelope.Kind.credentials
         let (_, payload) = try StoreEnvelope.open(bytes, kind: kind, supportedVersion: CredentialRecord.currentSchemaVersion)
         return try decode(CredentialRecord.self, from: payload, noun: kind.noun)
     }
 
-    static func seal(_ device: DeviceCredential) throws(CredentialStoreError) -> [UInt8] {
+    package static func seal(_ device: DeviceCredential) throws(CredentialStoreError) -> [UInt8] {
         StoreEnvelope.seal(
             try encode(device, noun: StoreEnvelope.Kind.device.noun), kind: .device, schemaVersion: deviceSchemaVersion)
     }
 
-    static func openDevice(_ bytes: [UInt8]) throws(CredentialStoreError) -> DeviceCredential {
+    package static func openDevice(_ bytes: [UInt8]) throws(CredentialStoreError) -> DeviceCredential {
         let kind = StoreEnvelope.Kind.device
         let (_, payload) = try StoreEnvelope.open(bytes, kind: kind, supportedVersion: deviceSchemaVersion)
         return try decode(DeviceCredential.self, from: payload, noun: kind.noun)

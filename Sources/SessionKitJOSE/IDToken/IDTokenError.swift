@@ -31,6 +31,8 @@ public enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Essential `acr` values were requested and the token's `acr` is none of them, or missing
     /// (OIDC Core §5.5.1.1).
     case acrMismatch
+    /// A response that must carry an id_token has none (a refresh, when the configuration requires one).
+    case missingIDToken
 
     /// The stable wire code, e.g. "unknown_kid".
     public var code: String {
@@ -49,6 +51,7 @@ public enum IDTokenError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingAuthTime: "missing_auth_time"
         case .authTimeTooOld: "auth_time_too_old"
         case .acrMismatch: "acr_mismatch"
+        case .missingIDToken: "missing_id_token"
         }
     }
 

@@ -4,7 +4,7 @@
 /// header cannot say `alg` twice and mean different things to different parsers), invalid
 /// UTF-8 and lone surrogates are rejected, nesting depth is capped, and nothing may follow the
 /// value but whitespace.
-struct JSONParser: ~Copyable {
+package struct JSONParser: ~Copyable {
     private let input: UnsafeBufferPointer<UInt8>
     private var index = 0
     private let maximumDepth: Int
@@ -26,7 +26,7 @@ struct JSONParser: ~Copyable {
     }
 
     /// Parses exactly one JSON value from `bytes`.
-    static func parse(_ bytes: [UInt8], maximumDepth: Int = 32) throws(JOSEError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int = 32) throws(JOSEError) -> JSONValue {
         let result: Result<JSONValue, JOSEError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(JOSEError) {
                 return .success(try parse(buffer, maximumDepth: maximumDepth))
@@ -38,7 +38,7 @@ struct JSONParser: ~Copyable {
     }
 
     /// Parses `bytes`, which must hold a JSON object.
-    static func parseObject(_ bytes: [UInt8], maximumDepth: Int = 32) throws(JOSEError) -> JSONObject {
+    package static func parseObject(_ bytes: [UInt8], maximumDepth: Int = 32) throws(JOSEError) -> JSONObject {
         guard case .object(let object) = try parse(bytes, maximumDepth: maximumDepth) else { throw .notAnObject }
         return object
     }

@@ -2,7 +2,7 @@
 ///
 /// Numbers are kept as `Double`: JOSE only needs them for NumericDate claims, and the parser
 /// rejects numbers that a `Double` cannot hold (overflow to infinity).
-enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,12 +10,14 @@ enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object(JSONObject)
 
-    var stringValue: String? {
+    /// The string, when this is a string.
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    var objectValue: JSONObject? {
+    /// The object, when this is an object.
+    package var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
     }
@@ -49,7 +51,7 @@ struct JSONKey: Sendable {
 /// members live in arrays and are found by scanning precomputed name hashes, which beats a
 /// dictionary that rehashes every name. Past ``indexThreshold`` members a dictionary index takes
 /// over, so a hostile object with thousands of members still parses in linear time.
-struct JSONObject: Sendable, Equatable {
+package struct JSONObject: Sendable, Equatable {
     static let indexThreshold = 16
 
     private(set) var names: [String] = []
@@ -57,7 +59,8 @@ struct JSONObject: Sendable, Equatable {
     private var values: [JSONValue] = []
     private var index: [String: Int]?
 
-    init() {}
+    /// An empty object.
+    package init() {}
 
     init(minimumCapacity: Int) {
         names.reserveCapacity(minimumCapacity)
@@ -66,7 +69,7 @@ struct JSONObject: Sendable, Equatable {
     }
 
     /// Adds a member; false when the name is already present (the object is unchanged).
-    mutating func insert(_ name: String, _ value: JSONValue) -> Bool {
+    package mutating func insert(_ name: String, _ value: JSONValue) -> Bool {
         insert(name, hash: JSONKey.hash(name.utf8), value)
     }
 
@@ -105,18 +108,21 @@ struct JSONObject: Sendable, Equatable {
         position(of: key.name, hash: key.hash).map { values[$0] }
     }
 
-    subscript(name: String) -> JSONValue? {
+    /// The value of member `name`, if present.
+    package subscript(name: String) -> JSONValue? {
         position(of: name, hash: JSONKey.hash(name.utf8)).map { values[$0] }
     }
 
-    var count: Int { names.count }
+    /// How many members the object has.
+    package var count: Int { names.count }
 
     /// Members in document order.
-    var orderedMembers: [(name: String, value: JSONValue)] {
+    package var orderedMembers: [(name: String, value: JSONValue)] {
         Array(zip(names, values))
     }
 
-    static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    /// Equal when both hold the same names with equal values, in any order.
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         // Member order does not matter in JSON; names are unique, so compare as maps.
         guard lhs.count == rhs.count else { return false }
         return lhs.names.allSatisfy { lhs[$0] == rhs[$0] }

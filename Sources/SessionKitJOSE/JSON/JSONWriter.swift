@@ -2,7 +2,8 @@
 /// and the re-encoded header and claims a debugging tool prints. The `idtoken` CLI quotes its
 /// output strings with it too, so there is one JSON string escaper in the package.
 package enum JSONWriter {
-    static func serialize(_ value: JSONValue) -> String {
+    /// `value` as compact JSON text.
+    package static func serialize(_ value: JSONValue) -> String {
         var output = ""
         write(value, to: &output)
         return output

@@ -19,10 +19,13 @@ struct IntegrationHarness {
     let store: FileCredentialStore
     let configuration: SessionConfiguration
 
-    static func make(_ environment: ProviderEnvironment, user prefix: String = "user") async throws -> IntegrationHarness {
+    /// - Parameter redirectURI: the redirect URI to configure; the environment's by default.
+    static func make(
+        _ environment: ProviderEnvironment, user prefix: String = "user", redirectURI: URL? = nil
+    ) async throws -> IntegrationHarness {
         let providerTransport = URLSessionTransport(clock: ContinuousClock(), deadline: .seconds(20))
         let provider = try await ProviderConfiguration.discover(
-            issuer: environment.issuer, clientID: environment.clientID, redirectURI: environment.redirectURI,
+            issuer: environment.issuer, clientID: environment.clientID, redirectURI: redirectURI ?? environment.redirectURI,
             scopes: ["openid", "profile", "email"], revocationEndpoint: environment.revocationEndpoint, transport: providerTransport)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sessionkit-integration-\(UUID().uuidString)")
         return IntegrationHarness(
@@ -33,10 +36,14 @@ struct IntegrationHarness {
 
     /// A new session over the same store, transport and clocks (a relaunch, when called again).
     func makeSession() -> Session {
+        makeSession(presenter: LocalProviderPresenter(environment: environment, user: user, transport: providerTransport))
+    }
+
+    /// A new session like ``makeSession()``, with another presenter.
+    func makeSession(presenter: any HandoffPresenter) -> Session {
         let wallClock = self.wallClock
         return Session(
-            configuration: configuration, transport: transport, store: store,
-            presenter: LocalProviderPresenter(environment: environment, user: user, transport: providerTransport),
+            configuration: configuration, transport: transport, store: store, presenter: presenter,
             clock: clock, wallClock: { wallClock.now() }, random: SeededRandomNumberGenerator(seed: 7))
     }
 

@@ -15,15 +15,21 @@ struct LocalProviderPresenter: HandoffPresenter {
     var transport: any HTTPTransport
 
     func present(_ request: HandoffRequest) async throws(HandoffError) -> URL? {
+        try await authorize(request.authorizationURL)
+    }
+
+    /// Signs `user` in at the authorization URL and returns the callback URL the provider
+    /// redirected to (the `Location` of its answer).
+    func authorize(_ authorizationURL: URL) async throws(HandoffError) -> URL {
         let authorization: HTTPRequest
         switch environment.kind {
         case .djangoOAuthToolkit:
             authorization = HTTPRequest(
-                method: "GET", url: request.authorizationURL, headers: [(environment.userHeader ?? "X-Test-User", user)])
+                method: "GET", url: authorizationURL, headers: [(environment.userHeader ?? "X-Test-User", user)])
         case .oidcProviderMock:
             let field = user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? user
             authorization = HTTPRequest(
-                method: "POST", url: request.authorizationURL,
+                method: "POST", url: authorizationURL,
                 headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Data("sub=\(field)".utf8))
         }
         let response: HTTPResponse

@@ -21,6 +21,12 @@ final class ReroutableTransport: HTTPTransport {
 
     private let provider: any HTTPTransport
     private let state = Locked<(detour: Detour?, log: [Entry])>((nil, []))
+    private let stripping = Locked(false)
+
+    /// Removes `id_token` from every later refresh answer, as a provider may (OIDC Core §12.2).
+    func stripIDTokensFromRefreshes() {
+        stripping.withLock { $0 = true }
+    }
 
     init(provider: any HTTPTransport) {
         self.provider = provider
@@ -51,7 +57,17 @@ final class ReroutableTransport: HTTPTransport {
             state.log.append(Entry(method: request.method, url: request.url, grantType: grantType, rerouted: state.detour != nil))
             return state.detour
         }
-        guard let detour else { return try await provider.send(request) }
+        guard let detour else {
+            let response = try await provider.send(request)
+            guard grantType == "refresh_token", stripping.withLock({ $0 }), response.status == 200,
+                var object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any],
+                object.removeValue(forKey: "id_token") != nil,
+                let body = try? JSONSerialization.data(withJSONObject: object)
+            else { return response }
+            var stripped = response
+            stripped.body = body
+            return stripped
+        }
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)!
         components.host = "127.0.0.1"
         components.port = Int(detour.port)

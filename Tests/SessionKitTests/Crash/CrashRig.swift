@@ -59,7 +59,8 @@ final class CrashRig: Sendable {
             configuration: providerConfiguration, clock: ContinuousClock(), now: { Date() },
             signingKeys: SimulatedProviderKeys.shared(count: 1))
         configuration = SessionConfiguration(
-            provider: try .onePass(clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI, issuer: issuer))
+            provider: try .onePass(clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI, issuer: issuer)
+        )
         let provider = provider
         let gate = gate
         server.start { request in
@@ -167,7 +168,7 @@ final class CrashRig: Sendable {
             endpoint: configuration.provider.deviceKeyExchangeEndpoint!, platform: configuration.devicePlatform, transport: provider,
             store: store, now: { Date() })
         return Session(
-            configuration: configuration, transport: provider, store: store, presenter: presenter, deviceKeys: deviceKeys,
+            configuration: configuration, transport: provider, store: store, presenter: presenter, deviceKeys: .custom(deviceKeys),
             clock: ContinuousClock(), wallClock: { Date() }, random: SeededRandomNumberGenerator(seed: 5))
     }
 

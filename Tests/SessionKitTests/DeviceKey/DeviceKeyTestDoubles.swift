@@ -1,6 +1,6 @@
-import SessionKitTesting
 import Foundation
 import SessionKit
+import SessionKitTesting
 import Synchronization
 
 /// A device-credential store in memory that counts writes and can fail on demand.

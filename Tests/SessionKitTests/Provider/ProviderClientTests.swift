@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct ProviderClientTests {
     private static let now = Date(timeIntervalSince1970: 1_767_225_600)
-    private static let tokenBody = #"{"access_token":"AT-1","token_type":"Bearer","expires_in":600,"refresh_token":"RT-2","id_token":"h.p.s"}"#
+    private static let tokenBody =
+        #"{"access_token":"AT-1","token_type":"Bearer","expires_in":600,"refresh_token":"RT-2","id_token":"h.p.s"}"#
 
     private func client(
         _ transport: RecordingTransport, revocation: Bool = true, disconnect: Bool = true
@@ -23,7 +24,8 @@ import Testing
 
     @Test func theAuthorizationURLCarriesEveryParameterPercentEncoded() throws {
         let client = try client(RecordingTransport(always: .json(500, "{}")))
-        let url = client.authorizationURL(codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", state: "st+a/te=1 ü", nonce: "n~o.n-c_e")
+        let url = client.authorizationURL(
+            codeChallenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", state: "st+a/te=1 ü", nonce: "n~o.n-c_e")
         let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
         #expect(components.scheme == "https" && components.host == "id.example.com" && components.path == "/oauth/authorize")
         #expect(
@@ -46,8 +48,11 @@ import Testing
             issuer: base.issuer, clientID: base.clientID, redirectURI: base.redirectURI,
             authorizationEndpoint: URL(string: "https://id.example.com/authorize?prompt=login")!, tokenEndpoint: base.tokenEndpoint,
             jwksURI: base.jwksURI)
-        let client = ProviderClient(configuration: configuration, transport: RecordingTransport(always: .json(500, "{}")), now: { Self.now })
-        let query = try #require(URLComponents(url: client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n"), resolvingAgainstBaseURL: false)?.percentEncodedQuery)
+        let client = ProviderClient(
+            configuration: configuration, transport: RecordingTransport(always: .json(500, "{}")), now: { Self.now })
+        let query = try #require(
+            URLComponents(url: client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n"), resolvingAgainstBaseURL: false)?
+                .percentEncodedQuery)
         #expect(query.hasPrefix("prompt=login&response_type=code&client_id=app-client&"))
         #expect(query.hasSuffix("&scope=openid&state=s&nonce=n&code_challenge=c&code_challenge_method=S256"))
     }
@@ -62,7 +67,8 @@ import Testing
 
     @Test func codeExchangePostsExactlyTheGrantFields() async throws {
         let transport = RecordingTransport(always: .json(200, Self.tokenBody))
-        let response = try await client(transport).exchangeCode(Secret("code+/=%&x"), codeVerifier: Secret("verifier~._-0123456789abcdefghijklmnopqrstuvw"))
+        let response = try await client(transport).exchangeCode(
+            Secret("code+/=%&x"), codeVerifier: Secret("verifier~._-0123456789abcdefghijklmnopqrstuvw"))
         #expect(response.accessToken.value == "AT-1" && response.refreshToken?.value == "RT-2" && response.expiresIn == 600)
         let request = try #require(transport.requests.first)
         #expect(transport.requests.count == 1)
@@ -94,14 +100,15 @@ import Testing
         #expect(fields(request) == ["grant_type": "refresh_token", "refresh_token": refreshToken, "client_id": "app-client"])
     }
 
-    @Test(arguments: [
-        (400, #"{"error":"invalid_grant","error_description":"expired"}"#, "invalid_grant", false),
-        (401, #"{"error":"invalid_client"}"#, "invalid_client", false),
-        (400, #"{"error":"invalid_request"}"#, "invalid_request", false),
-        (429, #"{"error":"slow_down"}"#, "slow_down", true),
-        (503, "Service Unavailable", nil, true),
-        (201, Self.tokenBody, nil, false),
-    ] as [(Int, String, String?, Bool)])
+    @Test(
+        arguments: [
+            (400, #"{"error":"invalid_grant","error_description":"expired"}"#, "invalid_grant", false),
+            (401, #"{"error":"invalid_client"}"#, "invalid_client", false),
+            (400, #"{"error":"invalid_request"}"#, "invalid_request", false),
+            (429, #"{"error":"slow_down"}"#, "slow_down", true),
+            (503, "Service Unavailable", nil, true),
+            (201, Self.tokenBody, nil, false),
+        ] as [(Int, String, String?, Bool)])
     func aNonSuccessTokenResponseBecomesAProviderError(_ status: Int, _ body: String, _ code: String?, _ transient: Bool) async throws {
         let transport = RecordingTransport(always: .json(status, body, headers: ["Retry-After": "7"]))
         let client = try client(transport)
@@ -227,7 +234,8 @@ import Testing
 
     @Test func fetchKeysGetsTheKeySet() async throws {
         let keys = try ProviderTestKeys()
-        let transport = RecordingTransport(always: HTTPResponse(status: 200, body: ProviderTestKeys.jwksBody([("k1", keys.signing), ("k2", keys.rotated)])))
+        let transport = RecordingTransport(
+            always: HTTPResponse(status: 200, body: ProviderTestKeys.jwksBody([("k1", keys.signing), ("k2", keys.rotated)])))
         let set = try await client(transport).fetchKeys()
         #expect(set.verificationKeyCount == 2)
         #expect(set.verificationKey(forKeyID: "k2") != nil)
@@ -241,4 +249,3 @@ import Testing
         await #expect(throws: ProviderError.invalidResponse("JWKS does not decode")) { try await client(transport).fetchKeys() }
     }
 }
-

@@ -109,7 +109,8 @@ import Testing
     }
 
     @Test func aHostlessRedirectMatchesOnSchemeAndPath() throws {
-        let configuration = try ProviderConfiguration.onePass(clientID: "my-app", redirectURI: URL(string: "com.example.app:/oauth2redirect")!)
+        let configuration = try ProviderConfiguration.onePass(
+            clientID: "my-app", redirectURI: URL(string: "com.example.app:/oauth2redirect")!)
         #expect(configuration.isCallback(URL(string: "com.example.app:/oauth2redirect?code=1&state=2")!))
         #expect(configuration.isCallback(URL(string: "COM.example.APP:/oauth2redirect")!))
         #expect(!configuration.isCallback(URL(string: "com.example.app:/oauth2redirect2")!))

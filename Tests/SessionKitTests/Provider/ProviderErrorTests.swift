@@ -27,17 +27,18 @@ import Testing
         #expect(error(status, #"{"error":"temporarily_unavailable"}"#).isTransient)
     }
 
-    @Test(arguments: [
-        (400, #"{"error":"invalid_grant","error_description":"refresh token revoked"}"#, "invalid_grant"),
-        (400, #"{"error":"invalid_request"}"#, "invalid_request"),
-        (401, #"{"error":"invalid_client"}"#, "invalid_client"),
-        (400, #"{"error":"invalid_client"}"#, "invalid_client"),
-        (400, "", nil),
-        (401, "", nil),
-        (403, #"{"error":"forbidden"}"#, "forbidden"),
-        (404, "<html>not found</html>", nil),
-        (409, #"{"error":"conflict"}"#, "conflict"),
-    ] as [(Int, String, String?)])
+    @Test(
+        arguments: [
+            (400, #"{"error":"invalid_grant","error_description":"refresh token revoked"}"#, "invalid_grant"),
+            (400, #"{"error":"invalid_request"}"#, "invalid_request"),
+            (401, #"{"error":"invalid_client"}"#, "invalid_client"),
+            (400, #"{"error":"invalid_client"}"#, "invalid_client"),
+            (400, "", nil),
+            (401, "", nil),
+            (403, #"{"error":"forbidden"}"#, "forbidden"),
+            (404, "<html>not found</html>", nil),
+            (409, #"{"error":"conflict"}"#, "conflict"),
+        ] as [(Int, String, String?)])
     func clientErrorsArePermanentAndKeepTheOAuthCode(_ status: Int, _ body: String, _ code: String?) {
         let error = error(status, body)
         #expect(!error.isTransient)

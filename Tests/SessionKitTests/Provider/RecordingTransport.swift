@@ -91,7 +91,8 @@ final class RecordingTransport: HTTPTransport {
 extension HTTPResponse {
     /// A JSON response.
     static func json(_ status: Int, _ body: String, headers: [String: String] = [:]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: headers.merging(["Content-Type": "application/json"]) { own, _ in own }, body: Data(body.utf8))
+        HTTPResponse(
+            status: status, headers: headers.merging(["Content-Type": "application/json"]) { own, _ in own }, body: Data(body.utf8))
     }
 }
 

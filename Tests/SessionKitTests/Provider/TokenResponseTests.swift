@@ -24,7 +24,8 @@ import Testing
 
     @Test func aCompleteResponseDecodes() throws {
         let response = try decode(
-            #"{"access_token":"AT-secret","token_type":"Bearer","expires_in":3600,"refresh_token":"RT-secret","id_token":"a.b.c","scope":"openid email"}"#)
+            #"{"access_token":"AT-secret","token_type":"Bearer","expires_in":3600,"refresh_token":"RT-secret","id_token":"a.b.c","scope":"openid email"}"#
+        )
         #expect(response.accessToken.value == "AT-secret")
         #expect(response.tokenType == "Bearer")
         #expect(response.expiresIn == 3600)

@@ -33,16 +33,22 @@ import Testing
 
     private func response(idToken: String?, refreshToken: String? = "RT-new", expiresIn: Double? = 600) -> TokenResponse {
         TokenResponse(
-            accessToken: Secret("AT-new"), expiresIn: expiresIn, refreshToken: refreshToken.map(Secret.init), idToken: idToken.map(Secret.init))
+            accessToken: Secret("AT-new"), expiresIn: expiresIn, refreshToken: refreshToken.map(Secret.init),
+            idToken: idToken.map(Secret.init))
     }
 
-    private func previous(issuer: String = ProviderTestKeys.issuer, subject: String = "alice", audience: [String] = [ProviderTestKeys.clientID]) -> StoredSession {
+    private func previous(
+        issuer: String = ProviderTestKeys.issuer, subject: String = "alice", audience: [String] = [ProviderTestKeys.clientID]
+    ) -> StoredSession {
         StoredSession(
             refreshToken: Secret("RT-old"), accessToken: Secret("AT-old"), accessTokenExpiresAt: now, idToken: Secret("old.id.token"),
             issuer: issuer, subject: subject, audience: audience, rotation: 4)
     }
 
-    private func token(_ key: RSAPrivateKey, kid: String?, subject: String = "alice", audience: [String] = [ProviderTestKeys.clientID], nonce: String? = nil) throws -> String {
+    private func token(
+        _ key: RSAPrivateKey, kid: String?, subject: String = "alice", audience: [String] = [ProviderTestKeys.clientID],
+        nonce: String? = nil
+    ) throws -> String {
         try ProviderTestKeys.idToken(key: key, kid: kid, now: now, subject: subject, audience: audience, nonce: nonce)
     }
 
@@ -61,7 +67,8 @@ import Testing
 
     @Test func aSignInWithAValidIDTokenIsVerified() async throws {
         let verifier = verifier()
-        let verified = try await verifier.verifySignIn(response(idToken: try token(keys.signing, kid: "k1", nonce: "n-1")), nonce: "n-1", now: now)
+        let verified = try await verifier.verifySignIn(
+            response(idToken: try token(keys.signing, kid: "k1", nonce: "n-1")), nonce: "n-1", now: now)
         #expect(verified.identity.subject == "alice")
         #expect(verified.identity.issuer == ProviderTestKeys.issuer)
         #expect(verified.identity.audience == [ProviderTestKeys.clientID])
@@ -115,7 +122,8 @@ import Testing
         // The provider rotated to k2; the cached set (k1 only) is still within its time to live.
         serve([("k2", keys.rotated), ("k1", keys.signing)])
         wallClock.advance(by: 120)
-        let rotated = try await verifier.verifyRefreshAsSession(response(idToken: try token(keys.rotated, kid: "k2")), previous: previous(), now: now)
+        let rotated = try await verifier.verifyRefreshAsSession(
+            response(idToken: try token(keys.rotated, kid: "k2")), previous: previous(), now: now)
         #expect(rotated.identity.subject == "alice")
         #expect(transport.requests.count == 2)
         #expect(transport.requests.allSatisfy { $0.url == configuration.jwksURI })
@@ -186,7 +194,8 @@ import Testing
     // MARK: Refresh
 
     @Test func aRefreshWithTheSameIdentityIsVerified() async throws {
-        let verified = try await verifier().verifyRefreshAsSession(response(idToken: try token(keys.signing, kid: "k1")), previous: previous(), now: now)
+        let verified = try await verifier().verifyRefreshAsSession(
+            response(idToken: try token(keys.signing, kid: "k1")), previous: previous(), now: now)
         #expect(verified.refreshToken?.value == "RT-new")
         #expect(verified.accessToken.value == "AT-new")
         #expect(verified.idToken?.value != "old.id.token")
@@ -208,13 +217,15 @@ import Testing
         }
         let narrowed = response(idToken: try token(keys.signing, kid: "k1"))
         await expectRejection(.verificationFailed(.audienceMismatch)) { () async throws(SessionError) in
-            try await verifier().verifyRefreshAsSession(narrowed, previous: previous(audience: [ProviderTestKeys.clientID, "other-api"]), now: now)
+            try await verifier().verifyRefreshAsSession(
+                narrowed, previous: previous(audience: [ProviderTestKeys.clientID, "other-api"]), now: now)
         }
     }
 
     @Test func theSameAudienceInAnotherOrderIsAccepted() async throws {
         let response = response(idToken: try token(keys.signing, kid: "k1", audience: ["other-api", ProviderTestKeys.clientID]))
-        let verified = try await verifier().verifyRefreshAsSession(response, previous: previous(audience: [ProviderTestKeys.clientID, "other-api"]), now: now)
+        let verified = try await verifier().verifyRefreshAsSession(
+            response, previous: previous(audience: [ProviderTestKeys.clientID, "other-api"]), now: now)
         #expect(Set(verified.identity.audience) == [ProviderTestKeys.clientID, "other-api"])
     }
 
@@ -225,9 +236,9 @@ import Testing
         }
     }
 
-    @Test func aRefreshWithoutIDTokenIsRejectedByDefault() async throws {
+    @Test func aRefreshWithoutIDTokenIsRejectedWithItsOwnCodeWhenRequired() async throws {
         let response = response(idToken: nil)
-        await expectRejection(.verificationFailed(.malformed)) { () async throws(SessionError) in
+        await expectRejection(.verificationFailed(.missingIDToken)) { () async throws(SessionError) in
             try await verifier().verifyRefreshAsSession(response, previous: previous(), now: now)
         }
         #expect(transport.requests.isEmpty)
@@ -235,7 +246,8 @@ import Testing
 
     @Test func aRefreshWithoutIDTokenKeepsThePreviousIdentityWhenAllowed() async throws {
         let previous = previous()
-        let verified = try await verifier(requireIDTokenOnRefresh: false).verifyRefreshAsSession(response(idToken: nil), previous: previous, now: now)
+        let verified = try await verifier(requireIDTokenOnRefresh: false).verifyRefreshAsSession(
+            response(idToken: nil), previous: previous, now: now)
         #expect(verified.identity == SessionIdentity(stored: previous))
         #expect(verified.identity.subject == "alice")
         #expect(verified.idToken?.value == "old.id.token")
@@ -263,7 +275,8 @@ import Testing
 
 extension TokenVerifier {
     /// ``verifyRefresh(_:previous:now:)`` with its failures as the session reports them.
-    func verifyRefreshAsSession(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(SessionError) -> VerifiedTokens {
+    func verifyRefreshAsSession(_ response: TokenResponse, previous: StoredSession, now: Date) async throws(SessionError) -> VerifiedTokens
+    {
         do {
             return try await verifyRefresh(response, previous: previous, now: now)
         } catch {

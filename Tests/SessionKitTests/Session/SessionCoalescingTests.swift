@@ -78,7 +78,8 @@ struct SessionCoalescingTests {
         let h = try SessionHarness()
         await h.startRecording()
         try await h.signIn()
-        h.clock.advance(by: .seconds(3540))
+        // At its expiry, so neither caller can be handed the current token during the backoff.
+        h.clock.advance(by: .seconds(3600))
         h.provider.script(.serverError(status: 503), on: .token)
         let session = h.session
         let early = Task { await SessionCallResult { () async throws(SessionError) in try await session.validAccessToken() } }
@@ -93,7 +94,7 @@ struct SessionCoalescingTests {
         let retry = try #require(h.retries.first)
         #expect(
             h.steps == Step.signIn() + [
-                .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
+                .move(.active, .refreshing, .tokenDue(inSeconds: 0, callers: 1)),
                 .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "503 server_error")),
                 .move(.refreshing, .active, .refreshed(callers: 2)),
             ])
@@ -104,7 +105,8 @@ struct SessionCoalescingTests {
         let h = try SessionHarness()
         await h.startRecording()
         let signedIn = try await h.signIn()
-        h.clock.advance(by: .seconds(3540))
+        // At its expiry, so the callers cannot be handed the current token meanwhile.
+        h.clock.advance(by: .seconds(3600))
         h.provider.script(.connectionFailure, on: .token, times: 3)
         let session = h.session
         let callers = (0..<3).map { _ in
@@ -144,11 +146,12 @@ struct SessionCoalescingTests {
         #expect(h.provider.activeGrantCount == 0)
         #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
         #expect(h.store.record.isEmpty)
-        #expect(h.steps.filter { if case .move = $0 { true } else { false } } == Step.signIn() + [
-            .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
-            .move(.refreshing, .revoking, .signOutRequested),
-            .move(.revoking, .signedOut, .revocationConfirmed),
-        ])
+        #expect(
+            h.steps.filter { if case .move = $0 { true } else { false } } == Step.signIn() + [
+                .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
+                .move(.refreshing, .revoking, .signOutRequested),
+                .move(.revoking, .signedOut, .revocationConfirmed),
+            ])
         await #expect(throws: SessionError.notSignedIn) { try await session.validAccessToken() }
         #expect(await session.identity == nil)
     }

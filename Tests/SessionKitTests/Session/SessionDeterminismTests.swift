@@ -25,8 +25,10 @@ struct SessionDeterminismTests {
         env.provider.script(.connectionFailure, on: .token)
         let caller = Task { try await env.session.validAccessToken() }
         await env.clock.waitForSleepers(count: 1)
-        env.clock.advanceToNextDeadline()
+        // Inside the lead time the caller is handed the current token; the retry refreshes it.
         _ = try await caller.value
+        env.clock.advanceToNextDeadline()
+        await env.waitForStage(.active)
 
         env.provider.script(.serverError(status: 503), on: .revocation, times: 3)
         env.provider.script(.timeout, on: .revocation)
@@ -60,10 +62,12 @@ struct SessionDeterminismTests {
         #expect(retries.count == 6)
         #expect(retries.last == 30)
         #expect(retries.dropLast().allSatisfy { $0 > 0 && $0 != $0.rounded() })
-        #expect(reference.events.last == .transition(
-            SessionTransition(
-                from: .revoking, to: .signedOut, reason: .revocationConfirmed,
-                date: try #require(reference.requests.last?.receivedAt))))
+        #expect(
+            reference.events.last
+                == .transition(
+                    SessionTransition(
+                        from: .revoking, to: .signedOut, reason: .revocationConfirmed,
+                        date: try #require(reference.requests.last?.receivedAt))))
         #expect(reference.requests.count == 2 + 2 + 6)
     }
 

@@ -225,8 +225,8 @@ struct SessionDeviceSignInTests {
         let signIn = await startDeviceSignIn(h)
         await h.advanceToNextSleeper()
         let error = try #require(await signIn.value.error)
-        #expect(error == .missingIDToken)
-        #expect(error.code == "missing_id_token")
+        #expect(error == .verificationFailed(.missingIDToken))
+        #expect(error.code == "verification_failed.missing_id_token")
         #expect(error.requiresSignIn)
         #expect(h.store.record.session == nil)
         await h.waitUntil("the unused refresh token is revoked") { h.deferredRevocations == 1 }

@@ -63,7 +63,8 @@ struct SessionEventStreamTests {
         await h.waitUntil("the caller waits") { await session.waitingCallerCount == 1 }
 
         var iterator = await session.events().makeAsyncIterator()
-        #expect(try transition(await iterator.next()) == SessionTransition(from: nil, to: .refreshing, reason: .current, date: h.epoch + 3540))
+        #expect(
+            try transition(await iterator.next()) == SessionTransition(from: nil, to: .refreshing, reason: .current, date: h.epoch + 3540))
         h.clock.advanceToNextDeadline()
         _ = try await caller.value
         #expect(

@@ -42,7 +42,8 @@ final class SessionHarness: Sendable {
         self.clock = clock
         self.epoch = clock.wallClockNow()
         let provider = try SimulatedProvider(
-            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: try SimulatedProviderKeys.shared(count: 3))
+            configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() },
+            signingKeys: try SimulatedProviderKeys.shared(count: 3))
         self.provider = provider
         let issued = self.issued
         self.presenter = ScriptedPresenter(
@@ -78,7 +79,7 @@ final class SessionHarness: Sendable {
             transport: transport, store: journal.base, now: { clock.wallClockNow() },
             makeDeviceUUID: { "00000000-0000-4000-8000-000000000001" })
         return Session(
-            configuration: configuration, transport: transport, store: journal, presenter: presenter, deviceKeys: deviceKeys,
+            configuration: configuration, transport: transport, store: journal, presenter: presenter, deviceKeys: .custom(deviceKeys),
             clock: clock, wallClock: { clock.wallClockNow() }, random: SeededRandomNumberGenerator(seed: seed))
     }
 
@@ -224,10 +225,10 @@ extension SessionHarness {
             ]
         }
 
-        /// A refresh of a token due in 60 s, served to `callers`.
-        static func refresh(callers: Int = 1) -> [Step] {
+        /// A refresh of a token due in `dueIn` seconds (60 by default), served to `callers`.
+        static func refresh(callers: Int = 1, dueIn: Int = 60) -> [Step] {
             [
-                .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
+                .move(.active, .refreshing, .tokenDue(inSeconds: dueIn, callers: 1)),
                 .move(.refreshing, .active, .refreshed(callers: callers)),
             ]
         }

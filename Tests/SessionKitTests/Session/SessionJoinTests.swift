@@ -15,11 +15,11 @@ struct SessionJoinTests {
     /// which starts the refresh through the machine; then starts `count` more callers and returns
     /// once all of them wait in the machine.
     private func joinedCallers(
-        _ h: SessionHarness, count: Int, answer: SimulatedProviderFault = .slow(.seconds(1))
+        _ h: SessionHarness, count: Int, answer: SimulatedProviderFault = .slow(.seconds(1)), at seconds: Int64 = 3540
     ) async throws -> (first: Caller, joined: [Caller]) {
         await h.startRecording()
         _ = try await h.signIn()
-        h.clock.advance(by: .seconds(3540))
+        h.clock.advance(by: .seconds(seconds))
         h.provider.script(answer, on: .token)
         let session = h.session
         let first = Task { await SessionCallResult { () async throws(SessionError) in try await session.validAccessToken() } }
@@ -95,10 +95,23 @@ struct SessionJoinTests {
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
 
-    @Test("a refresh that fails answers joined callers with its error; the next call tries again")
-    func failedRefreshAnswersJoinedCallers() async throws {
+    @Test("inside the lead time, a refresh that fails hands joined callers the still-valid token")
+    func failedRefreshInsideTheLeadTimeHandsOutTheCurrentToken() async throws {
         let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
         let (first, joined) = try await joinedCallers(h, count: 4, answer: .timeout)
+        let before = try #require(h.store.record.session?.accessToken)
+        h.clock.advanceToNextDeadline()
+        let token = try #require(await first.value.value)
+        #expect(token.secret == before)
+        for caller in joined { #expect(await caller.value.value == token) }
+        #expect(await h.session.stage == .active)
+        #expect(h.steps.last == .move(.refreshing, .active, .refreshFailedTransiently("timed out")))
+    }
+
+    @Test("past the token's expiry, a refresh that fails answers joined callers with its error; the next call tries again")
+    func failedRefreshAnswersJoinedCallers() async throws {
+        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        let (first, joined) = try await joinedCallers(h, count: 4, answer: .timeout, at: 3600)
         h.clock.advanceToNextDeadline()
         let error = try #require(await first.value.error)
         #expect(error == .provider(.transport(.timedOut)))

@@ -181,8 +181,10 @@ struct SessionScenarioTests {
         #expect((0...4).contains(retries[1].afterSeconds))
         #expect(retries[2].afterSeconds == 30)
         let sent = h.provider.requestLog.filter { $0.endpoint == .revocation }.map { $0.receivedAt.timeIntervalSince(h.epoch) }
-        let expected = [0, retries[0].afterSeconds, retries[0].afterSeconds + retries[1].afterSeconds,
-                        retries[0].afterSeconds + retries[1].afterSeconds + 30]
+        let expected = [
+            0, retries[0].afterSeconds, retries[0].afterSeconds + retries[1].afterSeconds,
+            retries[0].afterSeconds + retries[1].afterSeconds + 30,
+        ]
         #expect(sent.count == 4)
         #expect(zip(sent, expected).allSatisfy { abs($0 - $1) < 1e-6 })
         #expect(h.provider.requestLog.filter { $0.endpoint == .revocation }.map(\.status) == [503, 503, 429, 200])
@@ -342,75 +344,142 @@ struct SessionScenarioTests {
         #expect(await h.session.stage == .active)
     }
 
-    @Test("restore: a relaunched session refreshes the stored token, verifies it, and is active")
+    @Test("restore: a stored session whose token is not due signs in without any request, launch after launch")
     func restore() async throws {
         let h = try SessionHarness()
         let signedIn = try await h.signIn()
+        let requestsBefore = h.provider.requestLog.count
         h.clock.advance(by: .seconds(600))
-        let relaunched = await h.relaunch()
-
-        #expect(try await relaunched.restore() == .active)
-        #expect(
-            h.steps == [
-                .move(.signedOut, .refreshing, .restoring),
-                .move(.refreshing, .active, .verified(subject: "alice")),
-            ])
-        let stored = try #require(h.store.record.session)
-        #expect(stored.rotation == 1)
-        #expect(stored.refreshToken != signedIn.refreshToken)
-        #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
-        #expect(!h.provider.isRefreshTokenActive(signedIn.refreshToken))
-        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
-        #expect(try await relaunched.validAccessToken().secret == stored.accessToken)
-        #expect(await relaunched.identity?.subject == "alice")
-        // A second restore on a running session changes nothing.
-        #expect(try await relaunched.restore() == .active)
-        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
-        #expect(h.steps.count == 2)
+        for _ in 0..<5 {
+            let relaunched = await h.relaunch()
+            #expect(try await relaunched.restore() == .active)
+            #expect(try await relaunched.validAccessToken().secret == signedIn.accessToken)
+            #expect(await relaunched.identity?.subject == "alice")
+            // A second restore on a running session changes nothing.
+            #expect(try await relaunched.restore() == .active)
+        }
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 0)
+        #expect(h.provider.requestLog.count == requestsBefore)
+        #expect(h.steps == Array(repeating: .move(.signedOut, .active, .restored(subject: "alice")), count: 5))
+        #expect(h.store.record.session == signedIn)
     }
 
-    @Test("restore while the provider is down: retried, then signed out with the stored session kept for the next launch")
-    func restoreDuringOutage() async throws {
+    @Test("restore with a due token: signed in at once, refreshed in the background, verified before use")
+    func restoreDue() async throws {
         let h = try SessionHarness()
         let signedIn = try await h.signIn()
-        h.provider.script(.serverError(status: 503), on: .token, times: 3)
+        h.clock.advance(by: .seconds(3550))
         let relaunched = await h.relaunch()
-        let restore = Task { await SessionCallResult { () async throws(SessionError) in try await relaunched.restore() } }
-        await h.advanceToNextSleeper()
-        await h.advanceToNextSleeper()
-
-        guard case .provider(let error)? = await restore.value.error else {
-            Issue.record("expected a provider error")
-            return
-        }
-        #expect(error.status == 503)
-        let retries = h.retries
-        #expect(retries.count == 2)
+        #expect(try await relaunched.restore() == .refreshing)
+        let token = try await relaunched.validAccessToken()
+        let stored = try #require(h.store.record.session)
+        #expect(token.secret == stored.accessToken)
+        #expect(token.secret != signedIn.accessToken)
+        #expect(stored.rotation == 1)
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
         #expect(
             h.steps == [
-                .move(.signedOut, .refreshing, .restoring),
-                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retries[0].afterSeconds, because: "503 server_error")),
-                .move(.refreshing, .refreshing, .retrying(attempt: 2, afterSeconds: retries[1].afterSeconds, because: "503 server_error")),
-                .move(.refreshing, .signedOut, .refreshFailedTransiently("503 server_error")),
+                .move(.signedOut, .refreshing, .restoredDue(subject: "alice", inSeconds: 50)),
+                .move(.refreshing, .active, .refreshed(callers: 1)),
             ])
-        // Nothing verified to show, nothing wiped: the next launch restores.
-        #expect(h.store.record.session == signedIn)
-        #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken))
-        let again = await h.relaunch()
-        #expect(try await again.restore() == .active)
-        #expect(h.steps.suffix(2) == [.move(.signedOut, .refreshing, .restoring), .move(.refreshing, .active, .verified(subject: "alice"))])
     }
 
-    @Test("restore with a refresh token the provider refuses ends signed out and wipes it")
+    @Test("offline at launch: still signed in, the valid token handed out, a transient error past expiry, recovery without sign-in")
+    func restoreOffline() async throws {
+        let h = try SessionHarness()
+        let signedIn = try await h.signIn()
+        h.clock.advance(by: .seconds(3570))
+        h.provider.script(.connectionFailure, on: .token, times: 3)
+        let relaunched = await h.relaunch()
+        // Launch does not wait for the network.
+        #expect(try await relaunched.restore() == .refreshing)
+        #expect(await relaunched.identity?.subject == "alice")
+        // Inside the lead time the current token is handed out while the refresh backs off.
+        await h.waitUntil("backing off") { h.retries.count == 1 }
+        #expect(try await relaunched.validAccessToken().secret == signedIn.accessToken)
+        // Past its expiry, callers wait for the next attempt and get a transient error, not "signed out".
+        await h.clock.waitForSleepers(count: 1)
+        h.clock.advance(by: .seconds(31))
+        await h.waitUntil("the second attempt failed") { h.retries.count == 2 }
+        let caller = Task { await SessionCallResult { () async throws(SessionError) in try await relaunched.validAccessToken() } }
+        await h.waitUntil("the caller waits") { await relaunched.waitingCallerCount == 1 }
+        await h.advanceToNextSleeper()
+        let offline = await caller.value
+        #expect(offline.error?.isTransient == true)
+        #expect(offline.error?.requiresSignIn == false)
+        #expect(await relaunched.stage == .active)
+        #expect(h.store.record.session == signedIn)
+        // The provider is back: the next call refreshes, no new sign-in.
+        let token = try await relaunched.validAccessToken()
+        #expect(token.secret == h.store.record.session?.accessToken)
+        #expect(token.secret != signedIn.accessToken)
+        #expect(h.presenter.presentedRequests.count == 1)
+    }
+
+    @Test("offline at launch with requests that time out: restore returns at once")
+    func restoreWithTimeouts() async throws {
+        let h = try SessionHarness()
+        _ = try await h.signIn()
+        h.clock.advance(by: .seconds(3570))
+        h.provider.script(.timeout, on: .token, times: 3)
+        let relaunched = await h.relaunch()
+        let before = h.clock.now
+        #expect(try await relaunched.restore() == .refreshing)
+        #expect(h.clock.now == before)
+    }
+
+    @Test("restore with a refresh token the provider refuses: signed out once, the stored session wiped, no loop")
     func restoreRejected() async throws {
         let h = try SessionHarness()
         try await h.signIn()
+        h.clock.advance(by: .seconds(3570))
         h.provider.revokeAllGrants(of: "alice")
         let relaunched = await h.relaunch()
-        await #expect(throws: SessionError.refreshTokenRejected) { try await relaunched.restore() }
-        #expect(h.steps == [.move(.signedOut, .refreshing, .restoring), .move(.refreshing, .signedOut, .refreshRejected("invalid_grant"))])
+        #expect(try await relaunched.restore() == .refreshing)
+        await h.waitUntil("signed out") { await relaunched.stage == .signedOut }
+        #expect(
+            h.steps == [
+                .move(.signedOut, .refreshing, .restoredDue(subject: "alice", inSeconds: 30)),
+                .move(.refreshing, .signedOut, .refreshRejected("invalid_grant")),
+            ])
         #expect(h.store.record.session == nil)
+        await #expect(throws: SessionError.notSignedIn) { try await relaunched.validAccessToken() }
+        #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
+    }
+
+    @Test("two sessions on one store with different users: the other account is never adopted nor reported as a merge")
+    func oneAccountPerStore() async throws {
+        let h = try SessionHarness()
+        await h.startRecording()
+        _ = try await h.signIn(as: "alice")
+        // Another session on the same store signs bob in (an extension, another process).
+        let other = await h.relaunch()
+        h.presenter.enqueue(.approve(subject: "bob"))
+        try await other.signIn()
+        let stored = try #require(h.store.record.session)
+        #expect(stored.subject == "bob")
+        // Alice's session refreshes and finds bob's session in the store.
+        h.clock.advance(by: .seconds(3600))
+        await #expect(throws: SessionError.anotherAccountInStore) { try await h.session.validAccessToken() }
+        #expect(await h.session.stage == .signedOut)
+        #expect(!h.events.contains { if case .subjectChanged = $0 { true } else { false } })
+        // Bob's session is left as it was.
+        #expect(h.store.record.session == stored)
+    }
+
+    @Test("a store written for another client is not restored, and not touched")
+    func restoreForeign() async throws {
+        let h = try SessionHarness()
+        let signedIn = try await h.signIn()
+        var foreign = signedIn
+        foreign.audience = ["another-client"]
+        h.store.replaceRecord(CredentialRecord(session: foreign))
+        let requestsBefore = h.provider.requestLog.count
+        let relaunched = await h.relaunch()
+        await #expect(throws: SessionError.storedSessionForeign("it was written for another client")) { try await relaunched.restore() }
         #expect(await relaunched.stage == .signedOut)
+        #expect(h.store.record.session == foreign)
+        #expect(h.provider.requestLog.count == requestsBefore)
     }
 
     @Test("restore with nothing stored stays signed out without a request")

@@ -52,7 +52,7 @@ struct SessionSignInTests {
         // Callback URLs carry a code: keep them out of expectations, which print their operands.
         let replayConsumed = await session.handle(replay)
         #expect(!replayConsumed)
-        #expect(h.steps.count == 3)
+        #expect(h.steps == Step.signIn() + [.event(.callbackRefused(.noHandoffWaiting))])
     }
 
     @Test("an unrelated URL returns false and leaves the handoff waiting for the real callback")
@@ -93,13 +93,16 @@ struct SessionSignInTests {
         #expect(!forgedConsumed)
         #expect(!statelessConsumed)
         #expect(await h.session.stage == .handoff)
-        #expect(h.steps == [Self.requested])
+        // Refused with a reason the app can tell from "not mine"; the reason names no value.
+        #expect(h.steps == [Self.requested, .event(.callbackRefused(.stateMismatch)), .event(.callbackRefused(.stateMismatch))])
         #expect(h.provider.tokenRequestCount == 0)
 
         let consumed = await h.session.handle(genuine)
         #expect(consumed)
         #expect(await signIn.value.value?.subject == "alice")
-        #expect(h.steps == Step.signIn())
+        #expect(
+            h.steps == [Self.requested, .event(.callbackRefused(.stateMismatch)), .event(.callbackRefused(.stateMismatch))]
+                + Step.signIn().dropFirst())
         #expect(h.provider.requestCount(grantType: "authorization_code") == 1)
     }
 
@@ -123,28 +126,29 @@ struct SessionSignInTests {
         await h.waitUntil("presentation dismissed") { h.presenter.suspendedPresentationCount == 0 }
     }
 
-    @Test("a repeated query key: the first occurrence wins")
-    func duplicateKeysFirstWins() async throws {
+    @Test(
+        "a callback with a repeated parameter is not consumed (RFC 6749 §3.1), the refusal is told, and the genuine one still signs in",
+        arguments: ["state", "code"])
+    func repeatedParameterIsRefused(name: String) async throws {
         let h = try SessionHarness()
         let signIn = await pendingSignIn(h)
-        let callback = try h.authorizePending()
-        let appended = try #require(URL(string: callback.absoluteString + "&state=forged-state"))
-        let consumed = await h.session.handle(appended)
+        let genuine = try h.authorizePending()
+        for forged in [
+            try #require(URL(string: genuine.absoluteString + "&\(name)=forged")),
+            try #require(URL(string: genuine.absoluteString.replacingOccurrences(of: "?", with: "?\(name)=forged&"))),
+        ] {
+            let consumed = await h.session.handle(forged)
+            #expect(!consumed)
+            #expect(await h.session.stage == .handoff)
+        }
+        #expect(h.provider.tokenRequestCount == 0)
+        #expect(
+            h.steps.suffix(2) == [
+                .event(.callbackRefused(.repeatedParameter(name: name))), .event(.callbackRefused(.repeatedParameter(name: name))),
+            ])
+        let consumed = await h.session.handle(genuine)
         #expect(consumed)
         #expect(await signIn.value.value?.subject == "alice")
-
-        let second = try SessionHarness()
-        let secondSignIn = await pendingSignIn(second)
-        let genuine = try second.authorizePending()
-        var components = try #require(URLComponents(url: genuine, resolvingAgainstBaseURL: false))
-        components.queryItems = [URLQueryItem(name: "state", value: "forged-state")] + (components.queryItems ?? [])
-        let forgedFirst = try #require(components.url)
-        let secondConsumed = await second.session.handle(forgedFirst)
-        #expect(!secondConsumed)
-        #expect(await second.session.stage == .handoff)
-        let genuineConsumed = await second.session.handle(genuine)
-        #expect(genuineConsumed)
-        #expect(await secondSignIn.value.value?.subject == "alice")
     }
 
     @Test("the person denies: access_denied ends the handoff", arguments: [ScriptedPresenter.Delivery.returned, .appToApp])

@@ -188,8 +188,10 @@ struct MachineScript: CustomStringConvertible {
     }
 
     /// A callback URL matching the redirect URI; the defaults answer attempt 1 with a code.
-    mutating func callback(code: String? = "code-1", state: String? = "state-1", error: String? = nil, iss: String? = nil) -> [String] {
-        let parameters = CallbackParameters(code: code, state: state, error: error, issuer: iss)
+    mutating func callback(
+        code: String? = "code-1", state: String? = "state-1", error: String? = nil, iss: String? = nil, repeated: [String] = []
+    ) -> [String] {
+        let parameters = CallbackParameters(code: code, state: state, error: error, issuer: iss, repeatedNames: repeated)
         let (consumed, actions) = machine.callbackReceived(parameters, expectedIssuer: Self.issuer)
         lastCallbackConsumed = consumed
         return record(actions)
@@ -226,8 +228,8 @@ struct MachineScript: CustomStringConvertible {
     }
 
     /// A caller joins the refresh in flight from outside the actor; `true` when it now waits.
-    mutating func joinRefresh(waiter: Int) -> Bool {
-        machine.joinRefresh(id: Self.id(waiter), waiter: waiter)
+    mutating func joinRefresh(waiter: Int, at seconds: Double = 0) -> Bool {
+        machine.joinRefresh(id: Self.id(waiter), waiter: waiter, now: Self.start.addingTimeInterval(seconds))
     }
 
     /// The attempt number of the refresh, revocation or disconnect in flight.
@@ -250,8 +252,10 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
-    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64? = nil) -> [String] {
-        let actions = machine.refreshFailed(failure, generation: generation ?? machine.generation)
+    /// A refresh failed, `seconds` after ``start``.
+    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64? = nil, at seconds: Double = 0) -> [String] {
+        let actions = machine.refreshFailed(
+            failure, generation: generation ?? machine.generation, now: Self.start.addingTimeInterval(seconds))
         return record(actions)
     }
 
@@ -270,8 +274,9 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
-    mutating func restore(_ plan: RestorePlan, waiter: Int) -> [String] {
-        let actions = machine.restoreLoaded(plan, id: Self.id(waiter), waiter: waiter)
+    /// `restore()` found `plan`, `seconds` after ``start``.
+    mutating func restore(_ plan: RestorePlan<ScriptTokens>, waiter: Int, at seconds: Double = 0) -> [String] {
+        let actions = machine.restoreLoaded(plan, now: Self.start.addingTimeInterval(seconds), id: Self.id(waiter), waiter: waiter)
         return record(actions)
     }
 
@@ -377,7 +382,7 @@ struct MachineScript: CustomStringConvertible {
     /// A cold launch found a stored session and refreshes it: generation 1, caller 93, no previous tokens.
     static func makeRestoring() -> MachineScript {
         var script = MachineScript()
-        _ = script.restore(.session, waiter: restoreCaller)
+        _ = script.restore(.incompleteSession, waiter: restoreCaller)
         return script.checked(.refreshing)
     }
 
@@ -532,8 +537,9 @@ struct MachineScript: CustomStringConvertible {
         case .invalidRequestOptions: "invalidRequestOptions"
         case .sessionExpired: "sessionExpired"
         case .deviceCodeExpired: "deviceCodeExpired"
-        case .missingIDToken: "missingIDToken"
         case .userInfoRejected: "userInfoRejected"
+        case .storedSessionForeign: "storedSessionForeign"
+        case .anotherAccountInStore: "anotherAccountInStore"
         }
     }
 
@@ -547,6 +553,7 @@ struct MachineScript: CustomStringConvertible {
         case .anonymousUserPromoted(let subject): "anonymousUserPromoted(\(subject))"
         case .deferredRevocationCompleted: "deferredRevocationCompleted"
         case .providerLogout(let outcome): "providerLogout(\(outcome))"
+        case .callbackRefused(let refusal): "callbackRefused(\(refusal))"
         }
     }
 

@@ -176,9 +176,9 @@ extension StateMachineTests {
 
         @Test func aCallbackNeverAnswersADeviceSignIn() {
             var m = Script.makeDeviceWaitingToPoll()
-            #expect(m.callback(state: nil) == [])
+            #expect(m.callback(state: nil) == ["emit(callbackRefused(no handoff waits for a callback))"])
             #expect(!m.lastCallbackConsumed)
-            #expect(m.callback(state: "state-1") == [])
+            #expect(m.callback(state: "state-1") == ["emit(callbackRefused(no handoff waits for a callback))"])
             #expect(m.stage == .handoff)
         }
 
@@ -222,9 +222,9 @@ extension StateMachineTests {
         @Test func verificationFailureEndsSignedOut() {
             var m = Script.makeDeviceVerifying()
             #expect(
-                m.exchangeFailed(.missingIDToken) == [
+                m.exchangeFailed(.verificationFailed(.missingIDToken)) == [
                     "transition(verifying→signedOut: id_token rejected: missing_id_token)",
-                    "resume([90], failed(missingIDToken))",
+                    "resume([90], failed(verificationFailed(missing_id_token)))",
                 ])
         }
     }

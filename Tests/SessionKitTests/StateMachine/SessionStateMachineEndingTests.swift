@@ -45,7 +45,7 @@ extension StateMachineTests {
 
         @Test func signOutDuringARefreshRetryCancelsItsTimer() {
             var m = Script.makeRefreshing(waiters: [1])
-            _ = m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: .seconds(2)))
+            _ = m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: .seconds(2)), at: 31)
             #expect(
                 m.signOut(waiter: 2) == [
                     "cancelRefresh",
@@ -69,7 +69,7 @@ extension StateMachineTests {
                     "resume([1], done)",
                 ])
             #expect(m.stage == .signedOut)
-            #expect(m.callback() == [])
+            #expect(m.callback() == ["emit(callbackRefused(no handoff waits for a callback))"])
             #expect(!m.lastCallbackConsumed)
         }
 

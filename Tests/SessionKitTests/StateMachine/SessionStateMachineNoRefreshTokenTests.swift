@@ -43,6 +43,22 @@ extension StateMachineTests {
                 ])
         }
 
+        @Test func aRestoreSignsInWhileTheAccessTokenLastsAndEndsAfter() {
+            var lasting = Script.makeSignedOut()
+            #expect(
+                lasting.restore(.session(Script.tokens("S", expiresIn: 30, refreshable: false)), waiter: 1) == [
+                    "transition(signedOut→active: restored from the store; sub alice)",
+                    "resume([1], tokens(S))",
+                ])
+            var expired = Script.makeSignedOut()
+            #expect(
+                expired.restore(.session(Script.tokens("S", expiresIn: -10, refreshable: false)), waiter: 1) == [
+                    "transition(signedOut→signedOut: access token expired; no refresh token: sign in again)",
+                    "resume([1], failed(sessionExpired))",
+                ])
+            #expect(expired.stage == .signedOut)
+        }
+
         @Test func aRefreshableSessionStillRefreshesInsideTheLeadTime() {
             var m = Script.makeActive(expiresIn: 3600)
             #expect(m.tokenRequested(waiter: 1, at: 3590).last == "refresh(gen 1)")

@@ -18,10 +18,74 @@ extension StateMachineTests {
             #expect(m.generation == 0)
         }
 
-        @Test func storedSessionIsRefreshedAndVerifiedBeforeUse() {
+        @Test func aStoredSessionWhoseTokenIsNotDueIsSignedInWithoutTheNetwork() {
             var m = Script.makeSignedOut()
             #expect(
-                m.restore(.session, waiter: 1) == [
+                m.restore(.session(Script.tokens("S", expiresIn: 3000)), waiter: 1) == [
+                    "transition(signedOut→active: restored from the store; sub alice)",
+                    "resume([1], tokens(S))",
+                ])
+            #expect(m.stage == .active)
+            #expect(m.freshTokens() == Script.tokens("S", expiresIn: 3000))
+        }
+
+        @Test func aStoredSessionWhoseTokenIsDueIsSignedInAndRefreshedInTheBackground() {
+            var m = Script.makeSignedOut()
+            #expect(
+                m.restore(.session(Script.tokens("S", expiresIn: 30)), waiter: 1) == [
+                    "transition(signedOut→refreshing: restored from the store; sub alice; token due in 30s)",
+                    "resume([1], tokens(S))",
+                    "refresh(gen 1)",
+                ])
+            // A caller during the first attempt waits for it.
+            #expect(m.tokenRequested(waiter: 2) == [])
+            #expect(
+                m.refreshSucceeded(Script.tokens("A")) == [
+                    "transition(refreshing→active: refresh verified; 1 caller served)",
+                    "resume([2], tokens(A))",
+                ])
+        }
+
+        @Test func offlineAtLaunchTheSessionStaysSignedInWithItsTokens() {
+            var m = Script.makeSignedOut()
+            _ = m.restore(.session(Script.tokens("S", expiresIn: 30)), waiter: 1)
+            _ = m.tokenRequested(waiter: 2)
+            let offline = SessionError.provider(.transport(.connectionFailed("offline")))
+            // Still valid for 30 s: the caller gets it, and the refresh backs off.
+            #expect(
+                m.refreshFailed(.transient(offline, retryIn: .seconds(1))) == [
+                    "transition(refreshing→refreshing: attempt 1 failed (connection failed); retrying in 1s)",
+                    "startTimer(1, 1s)",
+                    "resume([2], tokens(S))",
+                ])
+            #expect(m.freshTokens(at: 29) == Script.tokens("S", expiresIn: 30))
+            #expect(m.tokenRequested(waiter: 3, at: 10) == ["resume([3], tokens(S))"])
+            // Past its expiry, callers wait for the next attempt; when the policy gives up they get
+            // the transient error and the session stays signed in.
+            #expect(m.tokenRequested(waiter: 4, at: 31) == [])
+            #expect(m.timerFired(1) == ["refresh(gen 1)"])
+            #expect(
+                m.refreshFailed(.transient(offline, retryIn: nil), at: 31) == [
+                    "transition(refreshing→active: refresh failed, tokens kept: connection failed)",
+                    "resume([4], failed(provider(connection failed)))",
+                ])
+            #expect(m.stage == .active)
+        }
+
+        @Test func aForeignStoredSessionIsNotRestored() {
+            var m = Script.makeSignedOut()
+            #expect(
+                m.restore(.foreignSession("it was written for another client"), waiter: 1) == [
+                    "transition(signedOut→signedOut: stored session not restored: it was written for another client)",
+                    "resume([1], failed(storedSessionForeign))",
+                ])
+            #expect(m.generation == 0)
+        }
+
+        @Test func anIncompleteStoredSessionIsRefreshedAndVerifiedBeforeUse() {
+            var m = Script.makeSignedOut()
+            #expect(
+                m.restore(.incompleteSession, waiter: 1) == [
                     "transition(signedOut→refreshing: restoring from stored refresh token)",
                     "refresh(gen 1, restoring)",
                 ])
@@ -123,8 +187,11 @@ extension StateMachineTests {
                 ])
         }
 
-        @Test(arguments: [RestorePlan.nothing, .session, .pending(.signOut), .pending(.deleteAccount)])
-        func restoreWhileRunningRestoresNothing(plan: RestorePlan) {
+        @Test(arguments: [
+            RestorePlan<ScriptTokens>.nothing, .session(Script.tokens("S")), .incompleteSession, .foreignSession("another issuer"),
+            .pending(.signOut), .pending(.deleteAccount),
+        ])
+        func restoreWhileRunningRestoresNothing(plan: RestorePlan<ScriptTokens>) {
             var m = Script.makeActive()
             #expect(m.restore(plan, waiter: 1) == ["resume([1], done)"])
             #expect(m.stage == .active)
@@ -133,7 +200,7 @@ extension StateMachineTests {
 
         @Test func secondRestoreWhileRestoringRestoresNothing() {
             var m = Script.makeRestoring()
-            #expect(m.restore(.session, waiter: 1) == ["resume([1], done)"])
+            #expect(m.restore(.session(Script.tokens("S")), waiter: 1) == ["resume([1], done)"])
             #expect(m.waiting == [Script.restoreCaller])
         }
     }

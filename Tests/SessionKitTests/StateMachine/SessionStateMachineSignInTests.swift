@@ -42,7 +42,7 @@ extension StateMachineTests {
         @Test func stateMismatchIsNotConsumedAndLeavesTheHandoffWaiting() {
             var m = Script.makeHandoff()
             // Whoever can open the redirect URL must not be able to cancel a sign-in in progress.
-            #expect(m.callback(state: "state-forged") == [])
+            #expect(m.callback(state: "state-forged") == ["emit(callbackRefused(state does not match the pending handoff))"])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .handoff)
             #expect(m.generation == 1)
@@ -51,7 +51,7 @@ extension StateMachineTests {
 
         @Test func missingStateIsAStateMismatch() {
             var m = Script.makeHandoff()
-            #expect(m.callback(state: nil) == [])
+            #expect(m.callback(state: nil) == ["emit(callbackRefused(state does not match the pending handoff))"])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .handoff)
         }
@@ -109,14 +109,14 @@ extension StateMachineTests {
 
         @Test func callbackWithoutAHandoffIsNotConsumed() {
             var m = Script.makeActive()
-            #expect(m.callback() == [])
+            #expect(m.callback() == ["emit(callbackRefused(no handoff waits for a callback))"])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .active)
         }
 
         @Test func replayedCallbackIsNotConsumed() {
             var m = Script.makeVerifying()
-            #expect(m.callback() == [])
+            #expect(m.callback() == ["emit(callbackRefused(no handoff waits for a callback))"])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .verifying)
         }
@@ -134,7 +134,7 @@ extension StateMachineTests {
             // Late words from the ended handoff change nothing.
             #expect(m.timerFired(1) == [])
             #expect(m.presenterEnded(.cancelled, generation: 1) == [])
-            #expect(m.callback() == [])
+            #expect(m.callback() == ["emit(callbackRefused(no handoff waits for a callback))"])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .signedOut)
         }
@@ -152,7 +152,7 @@ extension StateMachineTests {
             #expect(m.presenterEnded(.cancelled, generation: 1) == [])
             #expect(m.stage == .handoff)
             // Attempt 1's callback does not belong to attempt 2.
-            #expect(m.callback(state: "state-1") == [])
+            #expect(m.callback(state: "state-1") == ["emit(callbackRefused(state does not match the pending handoff))"])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .handoff)
         }
@@ -310,5 +310,19 @@ extension StateMachineTests {
             let resumed = lines.first { $0.hasPrefix("resume(") }
             #expect(resumed == "resume([\(([91] + Array(101...120)).map(String.init).joined(separator: ","))], done)")
         }
+    }
+}
+
+extension StateMachineTests.SessionStateMachineSignInTests {
+    @Test func aRepeatedParameterIsNotConsumedAndLeavesTheHandoffWaiting() {
+        var m = MachineScript.makeHandoff()
+        #expect(m.callback(repeated: ["code"]) == ["emit(callbackRefused(parameter code repeated))"])
+        #expect(!m.lastCallbackConsumed)
+        #expect(m.stage == .handoff)
+        #expect(
+            m.callback() == [
+                "cancelTimer(1)", "cancelPresenter", "transition(handoff→verifying: callback received; exchanging code)",
+                "exchangeCode(code-1, state-1, gen 1)",
+            ])
     }
 }

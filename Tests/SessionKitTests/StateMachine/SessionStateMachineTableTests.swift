@@ -78,7 +78,7 @@ extension StateMachineTests {
                         #expect(transitions.isEmpty, context)
                         for action in script.lastActions {
                             switch action {
-                            case .resume(_, .done), .discardLateTokens:
+                            case .resume(_, .done), .discardLateTokens, .emit(.callbackRefused):
                                 break
                             default:
                                 Issue.record("an ignored event acted: \(Script.line(action)); \(context.rawValue)")
@@ -234,7 +234,12 @@ extension StateMachineTests {
             case .deleteAccount:
                 return [("deleteAccount", { _ = $0.deleteAccount(waiter: 1) })]
             case .restoreLoaded:
-                let plans: [RestorePlan] = [.nothing, .session, .pending(.signOut), .pending(.deleteAccount)]
+                let plans: [RestorePlan<ScriptTokens>] = [
+                    .nothing, .session(Script.tokens("S")), .session(Script.tokens("S", expiresIn: 30)), .incompleteSession,
+                    .foreignSession("another issuer"), .pending(.signOut), .pending(.deleteAccount),
+                    .session(Script.tokens("S", expiresIn: 30, refreshable: false)),
+                    .session(Script.tokens("S", expiresIn: -10, refreshable: false)),
+                ]
                 return plans.map { plan in ("restore found \(plan)", { _ = $0.restore(plan, waiter: 1) }) }
             case .serverConfirmed:
                 let plans: [(String, EndSessionPlan)] = [

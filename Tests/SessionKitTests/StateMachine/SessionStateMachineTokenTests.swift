@@ -185,20 +185,21 @@ extension StateMachineTests {
 
         // MARK: - Refresh outcomes
 
+        // Tokens A expire at +30 s: at +31 s nothing valid can be handed out, so callers wait.
         @Test func refreshRetriesTransientFailuresOnTimers() {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
-                m.refreshFailed(.transient(Self.unavailable, retryIn: .seconds(2))) == [
+                m.refreshFailed(.transient(Self.unavailable, retryIn: .seconds(2)), at: 31) == [
                     "transition(refreshing→refreshing: attempt 1 failed (HTTP 503); retrying in 2s)",
                     "startTimer(2, 2s)",
                 ])
             #expect(m.retryAttempt == 2)
-            #expect(m.tokenRequested(waiter: 3) == [])
+            #expect(m.tokenRequested(waiter: 3, at: 31) == [])
             #expect(m.timerFired(1) == [])
             #expect(m.timerFired(2) == ["refresh(gen 1)"])
             #expect(m.timerFired(2) == [])
             #expect(
-                m.refreshFailed(.transient(Self.timedOut, retryIn: .milliseconds(4500))) == [
+                m.refreshFailed(.transient(Self.timedOut, retryIn: .milliseconds(4500)), at: 31) == [
                     "transition(refreshing→refreshing: attempt 2 failed (timed out); retrying in 4.5s)",
                     "startTimer(3, 4.5s)",
                 ])
@@ -216,7 +217,7 @@ extension StateMachineTests {
         @Test func refreshGivingUpKeepsTheTokensAndIsNotSticky() {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
-                m.refreshFailed(.transient(.provider(.transport(.connectionFailed("offline"))), retryIn: nil)) == [
+                m.refreshFailed(.transient(.provider(.transport(.connectionFailed("offline"))), retryIn: nil), at: 31) == [
                     "transition(refreshing→active: refresh failed, tokens kept: connection failed)",
                     "resume([1,2], failed(provider(connection failed)))",
                 ])
@@ -230,6 +231,38 @@ extension StateMachineTests {
                     "refresh(gen 1)",
                 ])
             #expect(m.retryAttempt == 1)
+        }
+
+        // MARK: - The lead time is a preference, not a cliff
+
+        @Test func insideTheLeadTimeAFailureThatMayPassHandsOutTheCurrentToken() {
+            var m = Script.makeRefreshing(waiters: [1, 2])
+            #expect(
+                m.refreshFailed(.transient(Self.unavailable, retryIn: .seconds(2)), at: 5) == [
+                    "transition(refreshing→refreshing: attempt 1 failed (HTTP 503); retrying in 2s)",
+                    "startTimer(2, 2s)",
+                    "resume([1,2], tokens(A))",
+                ])
+            #expect(m.waiting == [])
+            // While backing off, the current token is handed out until it really expires …
+            #expect(m.freshTokens(at: 29) == Script.tokens("A", expiresIn: 30))
+            #expect(m.freshTokens(at: 30) == nil)
+            #expect(m.tokenRequested(waiter: 3, at: 10) == ["resume([3], tokens(A))"])
+            let joined = m.joinRefresh(waiter: 4, at: 10)
+            #expect(joined == false)
+            // … and only past it do callers wait for the next attempt: one attempt per backoff step.
+            #expect(m.tokenRequested(waiter: 5, at: 30) == [])
+            #expect(m.waiting == [5])
+            #expect(m.timerFired(2) == ["refresh(gen 1)"])
+        }
+
+        @Test func aGivenUpRefreshHandsOutTheCurrentTokenWhileItIsValid() {
+            var m = Script.makeRefreshing(waiters: [1])
+            #expect(
+                m.refreshFailed(.transient(Self.unavailable, retryIn: nil), at: 5) == [
+                    "transition(refreshing→active: refresh failed, tokens kept: HTTP 503)",
+                    "resume([1], tokens(A))",
+                ])
         }
 
         @Test func refreshRejectedSignsOut() {
@@ -265,10 +298,10 @@ extension StateMachineTests {
 
         @Test func refreshGivingUpAfterARetryKeepsTheTokens() {
             var m = Script.makeRefreshing(waiters: [1])
-            _ = m.refreshFailed(.transient(Self.unavailable, retryIn: .seconds(2)))
+            _ = m.refreshFailed(.transient(Self.unavailable, retryIn: .seconds(2)), at: 31)
             _ = m.timerFired(2)
             #expect(
-                m.refreshFailed(.transient(Self.unavailable, retryIn: nil)) == [
+                m.refreshFailed(.transient(Self.unavailable, retryIn: nil), at: 31) == [
                     "transition(refreshing→active: refresh failed, tokens kept: HTTP 503)",
                     "resume([1], failed(provider(HTTP 503)))",
                 ])

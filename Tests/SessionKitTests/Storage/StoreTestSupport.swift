@@ -1,6 +1,6 @@
 import Foundation
-import SessionKitTesting
 import SessionKit
+import SessionKitTesting
 import Synchronization
 
 #if canImport(Glibc)

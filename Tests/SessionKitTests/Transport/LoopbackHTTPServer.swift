@@ -3,9 +3,9 @@ import SessionKit
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A request as the loopback server read it off the socket.
@@ -149,9 +149,9 @@ final class LoopbackHTTPServer: Sendable {
 
     private static func bindLoopback() throws -> (Int32, UInt16) {
         #if canImport(Glibc)
-        let socketType = Int32(SOCK_STREAM.rawValue)
+            let socketType = Int32(SOCK_STREAM.rawValue)
         #else
-        let socketType = SOCK_STREAM
+            let socketType = SOCK_STREAM
         #endif
         let descriptor = socket(AF_INET, socketType, 0)
         guard descriptor >= 0 else { throw LoopbackServerError(call: "socket", code: errno) }
@@ -213,7 +213,7 @@ final class LoopbackHTTPServer: Sendable {
             state.activity.requests.append(request)
             return state.takeSatisfiedWatchers()
         }
-        watchers.forEach { $0.resume() }
+        for watcher in watchers { watcher.resume() }
 
         switch handler(request) {
         case .raw(let bytes):
@@ -233,7 +233,7 @@ final class LoopbackHTTPServer: Sendable {
                     state.activity.connectionsClosedByClient += 1
                     return state.takeSatisfiedWatchers()
                 }
-                watchers.forEach { $0.resume() }
+                for watcher in watchers { watcher.resume() }
                 return
             }
         }

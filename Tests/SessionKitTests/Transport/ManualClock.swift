@@ -54,7 +54,10 @@ final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Start { case elapsed, cancelled, waiting([CheckedContinuation<Void, Never>]) }
+                enum Start {
+                    case elapsed, cancelled
+                    case waiting([CheckedContinuation<Void, Never>])
+                }
                 let start = state.withLock { state -> Start in
                     if case .cancelledEarly = state.sleepers[identifier] {
                         state.sleepers[identifier] = nil
@@ -67,7 +70,7 @@ final class ManualClock: Clock, Sendable {
                 switch start {
                 case .elapsed: continuation.resume()
                 case .cancelled: continuation.resume(throwing: CancellationError())
-                case .waiting(let watchers): watchers.forEach { $0.resume() }
+                case .waiting(let watchers): for watcher in watchers { watcher.resume() }
                 }
             }
         } onCancel: {
@@ -112,6 +115,6 @@ final class ManualClock: Clock, Sendable {
             }
             return due
         }
-        due.forEach { $0.resume() }
+        for sleeper in due { sleeper.resume() }
     }
 }

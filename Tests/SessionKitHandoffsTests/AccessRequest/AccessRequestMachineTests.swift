@@ -1,0 +1,99 @@
+import Testing
+
+@testable import SessionKitHandoffs
+
+/// The machine fed one event per line; each line's actions are compared as short strings.
+@Suite struct AccessRequestMachineTests {
+    typealias Machine = AccessRequestMachine<Int>
+
+    private static let request = AccessRequest(reference: AccessRequestReference("r"))
+    private static let granted = AccessRequestCompletion(
+        completed: true,
+        returnedItems: [
+            AccessRequestReturnedItem(attachments: [
+                AccessRequestAttachment(
+                    typeIdentifiers: [AccessGrant.typeIdentifier], data: Fixtures.grant(resolved: #"[{"reference":"x"}]"#))
+            ])
+        ])
+
+    private func lines(_ actions: [Machine.Action]) -> [String] {
+        actions.map { action in
+            switch action {
+            case .present(_, let attempt): "present(\(attempt))"
+            case .cancelPresentation(let attempt): "cancelPresentation(\(attempt))"
+            case .startTimer(let attempt, let duration): "startTimer(\(attempt), \(duration))"
+            case .cancelTimer(let attempt): "cancelTimer(\(attempt))"
+            case .resume(let waiter, .success(let outcome)): "resume(\(waiter), \(outcome))"
+            case .resume(let waiter, .failure(let error)): "resume(\(waiter), error: \(error))"
+            case .emit(let event): "emit(\(event))"
+            }
+        }
+    }
+
+    @Test func presentsThenResumesWithTheOutcome() {
+        var machine = Machine(timeout: nil)
+        #expect(lines(machine.start(Self.request, attempt: 1, waiter: 10)) == ["emit(presented)", "present(1)"])
+        #expect(machine.isPresenting)
+        #expect(
+            lines(machine.presenterCompleted(Self.granted, attempt: 1)) == ["emit(granted (1 entry))", "resume(10, granted (1 entry))"])
+        #expect(!machine.isPresenting)
+    }
+
+    @Test func aSecondRequestIsMisuseAndLeavesTheFirstAlone() {
+        var machine = Machine(timeout: .seconds(60))
+        _ = machine.start(Self.request, attempt: 1, waiter: 10)
+        #expect(
+            lines(machine.start(Self.request, attempt: 2, waiter: 20)) == ["resume(20, error: an access request is already in progress)"])
+        // The misusing caller's cancellation does not end the first request.
+        #expect(lines(machine.callerCancelled(attempt: 2)).isEmpty)
+        #expect(machine.isPresenting)
+        #expect(
+            lines(machine.presenterCompleted(.init(completed: false), attempt: 1)) == [
+                "cancelTimer(1)", "emit(cancelled: closed without a choice)", "resume(10, cancelled)",
+            ])
+    }
+
+    @Test func theTimeoutDismissesTheSheet() {
+        var machine = Machine(timeout: .seconds(60))
+        #expect(
+            lines(machine.start(Self.request, attempt: 1, waiter: 10)) == ["emit(presented)", "present(1)", "startTimer(1, 60.0 seconds)"])
+        #expect(
+            lines(machine.timerFired(attempt: 1)) == [
+                "cancelPresentation(1)", "emit(cancelled: timed out)", "resume(10, error: the access request timed out)",
+            ])
+        // The dismissed presentation's late answer is a harmless race.
+        #expect(lines(machine.presenterCompleted(Self.granted, attempt: 1)).isEmpty)
+        #expect(lines(machine.presenterFailed(.cancelled, attempt: 1)).isEmpty)
+    }
+
+    @Test func cancellingTheCallerCancelsThePresentation() {
+        var machine = Machine(timeout: .seconds(60))
+        _ = machine.start(Self.request, attempt: 1, waiter: 10)
+        #expect(
+            lines(machine.callerCancelled(attempt: 1)) == [
+                "cancelTimer(1)", "cancelPresentation(1)", "emit(cancelled: task cancelled)",
+                "resume(10, error: the access request was cancelled)",
+            ])
+        #expect(lines(machine.timerFired(attempt: 1)).isEmpty)
+        #expect(lines(machine.callerCancelled(attempt: 1)).isEmpty)
+    }
+
+    @Test func presenterFailuresEndTheAttempt() {
+        var machine = Machine(timeout: nil)
+        _ = machine.start(Self.request, attempt: 1, waiter: 10)
+        #expect(
+            lines(machine.presenterFailed(.unavailable("no window"), attempt: 1)) == [
+                "emit(presentation failed)", "resume(10, error: the access request could not be presented: no window)",
+            ])
+        _ = machine.start(Self.request, attempt: 2, waiter: 11)
+        #expect(
+            lines(machine.presenterFailed(.cancelled, attempt: 2)) == ["emit(cancelled: closed without a choice)", "resume(11, cancelled)"])
+    }
+
+    @Test func aNewRequestCanStartOnceTheLastEnded() {
+        var machine = Machine(timeout: nil)
+        _ = machine.start(Self.request, attempt: 1, waiter: 10)
+        _ = machine.presenterCompleted(.init(completed: true), attempt: 1)
+        #expect(lines(machine.start(Self.request, attempt: 2, waiter: 11)) == ["emit(presented)", "present(2)"])
+    }
+}

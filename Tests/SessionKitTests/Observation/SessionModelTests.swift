@@ -1,0 +1,188 @@
+import Foundation
+import Observation
+import SessionKitTesting
+import Testing
+
+@testable import SessionKit
+
+/// The observable model follows a real session on the simulated provider; every property's
+/// change is seen through Observation's tracking.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct SessionModelTests {
+    /// A model subscribed to `env`'s session, so it sees every event from here on.
+    private func following(_ env: SimulatedSessionEnvironment) async -> SessionModel {
+        let model = SessionModel(session: env.session)
+        await model.waitUntilFollowing()
+        return model
+    }
+
+    @Test func signingInChangesIsSignedInStageAndIdentity() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        let signedIn = ObservedChanges { model.isSignedIn }
+        let stages = ObservedChanges { model.stage }
+        let identities = ObservedChanges { model.identity }
+        env.presenter.enqueue(.approve(subject: "alice"))
+
+        await model.signIn()
+        await observeUntil { model.isSignedIn && model.identity != nil }
+
+        #expect(model.stage == .active)
+        #expect(model.identity?.subject == "alice")
+        #expect(model.lastError == nil)
+        #expect(signedIn.count == 1)
+        #expect(identities.count == 1)
+        #expect(stages.count == 3, "handoff, verifying, active")
+    }
+
+    @Test func aRefreshIsStillSignedInAndChangesOnlyTheStage() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        await model.signIn()
+        await observeUntil { model.isSignedIn && model.identity != nil }
+        let signedIn = ObservedChanges { model.isSignedIn }
+        let identities = ObservedChanges { model.identity }
+        let stages = ObservedChanges { model.stage }
+
+        _ = try await env.session.refresh()
+        await stages.wait(for: 2)
+        await observeUntil { model.stage == .active }
+
+        #expect(signedIn.count == 0, "a refresh never looks like a sign-out")
+        #expect(identities.count == 0, "the same verified identity")
+        #expect(model.isSignedIn)
+    }
+
+    @Test func aSignOutTheProviderHasNotConfirmedIsThePendingOperation() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        await model.signIn()
+        await observeUntil { model.identity != nil }
+        let pending = ObservedChanges { model.pendingOperation }
+        let signedIn = ObservedChanges { model.isSignedIn }
+        env.provider.script(.serverError(status: 503), on: .revocation, times: 1)
+
+        let signOut = Task { await model.signOut() }
+        await observeUntil { model.pendingOperation == .signOut }
+        #expect(model.stage == .revoking)
+        #expect(!model.isSignedIn)
+        #expect(model.identity?.subject == "alice", "the model keeps showing whom the sign-out concerns")
+        await env.clock.waitForSleepers()
+        env.clock.advanceToNextDeadline()
+        await signOut.value
+        await observeUntil { model.stage == .signedOut }
+
+        #expect(model.pendingOperation == nil)
+        #expect(model.identity == nil)
+        #expect(pending.count == 2, "set while revoking, cleared once confirmed")
+        #expect(signedIn.count == 1)
+    }
+
+    @Test func anAccountDeletionIsThePendingOperationWhileTheProviderConfirmsIt() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        await model.signIn()
+        await observeUntil { model.identity != nil }
+        env.provider.script(.serverError(status: 503), on: .disconnect, times: 1)
+
+        let deletion = Task { await model.deleteAccount() }
+        await observeUntil { model.pendingOperation == .deleteAccount }
+        await env.clock.waitForSleepers()
+        env.clock.advanceToNextDeadline()
+        await deletion.value
+        await observeUntil { model.stage == .signedOut }
+
+        #expect(model.pendingOperation == nil)
+        #expect(model.lastError == nil)
+    }
+
+    @Test func aDeclinedSignInIsTheLastErrorUntilCleared() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        let errors = ObservedChanges { model.lastError }
+        env.presenter.enqueue(.deny())
+
+        await model.signIn()
+        await observeUntil { model.lastError != nil }
+
+        #expect(model.lastError == .session(.authorizationDenied(error: "access_denied")))
+        #expect(!model.isSignedIn)
+        model.clearError()
+        #expect(model.lastError == nil)
+        #expect(errors.count == 2)
+    }
+
+    @Test func aCallTheSessionRefusesWithoutAnEventIsTheLastError() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.neverAnswer)
+        let first = Task { try await env.session.signIn() }
+        await env.presenter.waitForSuspendedPresentations()
+
+        await model.signIn()
+
+        #expect(model.lastError == .call(.signInInProgress))
+        first.cancel()
+        _ = await first.result
+    }
+
+    @Test func aRejectedRefreshTokenIsShownEvenWhenNoCallWasMadeThroughTheModel() async throws {
+        let env = try SimulatedSessionEnvironment()
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await env.session.signIn()
+        let model = await following(env)
+        await observeUntil { model.isSignedIn }
+        env.provider.script(.invalidGrant, on: .token, times: 1)
+
+        await #expect(throws: SessionError.refreshTokenRejected) { try await env.session.refresh() }
+        await observeUntil { model.lastError != nil }
+
+        guard case .session(.refreshRejected) = model.lastError else {
+            Issue.record("expected the refresh rejection, got \(String(describing: model.lastError))")
+            return
+        }
+        #expect(model.stage == .signedOut && !model.isSignedIn && model.identity == nil)
+    }
+
+    @Test func aCancelledHandoffIsNotAnError() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.cancel)
+
+        await model.signIn()
+        await observeUntil { model.stage == .signedOut }
+
+        #expect(model.lastError == nil)
+    }
+
+    @Test func aModelMadeForAnActiveSessionStartsSignedIn() async throws {
+        let env = try SimulatedSessionEnvironment()
+        env.presenter.enqueue(.approve(subject: "bob"))
+        try await env.session.signIn()
+
+        let model = await following(env)
+        await observeUntil { model.identity != nil }
+
+        #expect(model.isSignedIn && model.stage == .active && model.identity?.subject == "bob")
+    }
+
+    @Test(arguments: [
+        TransitionReason.authorizationDenied(error: "access_denied"), .handoffTimedOut, .refreshRejected("invalid_grant"),
+        .storageFailed("disk"), .signedOutLocallyOnly("no endpoint"), .accountDeletionRefused(status: 403),
+    ])
+    func failuresAreWorthShowing(_ reason: TransitionReason) {
+        #expect(SessionModelError.isWorthShowing(reason))
+    }
+
+    @Test(arguments: [
+        TransitionReason.handoffCancelled, .refreshFailedTransiently("503"), .retrying(attempt: 1, afterSeconds: 1, because: "503"),
+        .verified(subject: "a"), .current,
+    ])
+    func choicesAndTransientFailuresAreNot(_ reason: TransitionReason) {
+        #expect(!SessionModelError.isWorthShowing(reason))
+    }
+}
