@@ -1,28 +1,26 @@
 import Testing
 
-/// OpenID Connect through the session against django-oauth-toolkit: it has everything.
-@Suite(
-    .enabled(if: ProviderEnvironment.djangoOAuthToolkit != nil, "run: eval \"$(Scripts/providers/providers.sh env)\""),
-    .serialized, .timeLimit(.minutes(1)))
-struct DjangoOAuthToolkitSessionOpenIDConnectTests {
-    private var environment: ProviderEnvironment { ProviderEnvironment.djangoOAuthToolkit! }
-
+/// OpenID Connect through the session against django-oauth-toolkit, which has all of it.
+///
+/// Part of the serialized django-oauth-toolkit suite: the provider is shared, and its other tests
+/// rotate the signing key and load it from several processes at once.
+extension DjangoOAuthToolkitTests {
     @Test func signInWithPromptLoginAndMaxAgeBringsAVerifiedAuthTime() async throws {
-        try await SessionOpenIDConnectScenarios.signInWithPromptAndMaxAge(environment)
+        try await SessionOpenIDConnectScenarios.signInWithPromptAndMaxAge(try #require(ProviderEnvironment.djangoOAuthToolkit))
     }
 
     @Test func signOutEndsTheProviderSessionSoItsCookieNoLongerSignsIn() async throws {
-        try await SessionOpenIDConnectScenarios.signOutEndsTheProviderSession(environment)
+        try await SessionOpenIDConnectScenarios.signOutEndsTheProviderSession(try #require(ProviderEnvironment.djangoOAuthToolkit))
     }
 
     @Test(.enabled(if: ProviderEnvironment.djangoOAuthToolkit?.deviceClientID != nil))
-    func deviceSignInApprovedByAScriptedBrowser() async throws {
-        try await SessionOpenIDConnectScenarios.deviceSignInApprovedByAScriptedBrowser(environment)
+    func deviceSignInThroughTheSessionApprovedByAScriptedBrowser() async throws {
+        try await SessionOpenIDConnectScenarios.deviceSignInApprovedByAScriptedBrowser(try #require(ProviderEnvironment.djangoOAuthToolkit))
     }
 
     @Test(.enabled(if: ProviderEnvironment.djangoOAuthToolkit?.deviceClientID != nil))
     func walkthroughDeviceModeIsApprovedByAScriptedBrowser() async throws {
-        try await SessionOpenIDConnectScenarios.walkthroughDeviceMode(environment)
+        try await SessionOpenIDConnectScenarios.walkthroughDeviceMode(try #require(ProviderEnvironment.djangoOAuthToolkit))
     }
 }
 
@@ -34,10 +32,10 @@ struct OIDCProviderMockSessionOpenIDConnectTests {
     private var environment: ProviderEnvironment { ProviderEnvironment.oidcProviderMock! }
 
     @Test func signInWithPromptLoginAndMaxAgeBringsAVerifiedAuthTime() async throws {
-        try await SessionOpenIDConnectScenarios.signInWithPromptAndMaxAge(environment)
+        try await SessionOpenIDConnectScenarios.signInWithPromptAndMaxAge(try #require(ProviderEnvironment.djangoOAuthToolkit))
     }
 
     @Test func signOutEndsTheProviderSession() async throws {
-        try await SessionOpenIDConnectScenarios.signOutEndsTheProviderSession(environment)
+        try await SessionOpenIDConnectScenarios.signOutEndsTheProviderSession(try #require(ProviderEnvironment.djangoOAuthToolkit))
     }
 }

@@ -114,6 +114,8 @@ struct BrowserPresenter: HandoffPresenter {
     /// Whether to send the header (a password) at the authorization page; off, only the
     /// provider's session cookie can sign the person in.
     let signIn: @Sendable () -> Bool
+    /// Called once a device code was decided at the provider.
+    var decidedDeviceCode: @Sendable () -> Void = {}
 
     func present(_ request: HandoffRequest) async throws(HandoffError) -> URL? {
         do {
@@ -129,6 +131,7 @@ struct BrowserPresenter: HandoffPresenter {
     func presentDeviceCode(_ prompt: DeviceCodePrompt) async throws(HandoffError) {
         do {
             guard try await browser.decideDeviceCode(prompt) == 302 else { throw HandoffError.presentationFailed("not accepted") }
+            decidedDeviceCode()
         } catch {
             throw .presentationFailed("the scripted browser failed: \(error)")
         }
