@@ -65,8 +65,8 @@ func line(_ step: RefreshProcedure<PlannedTokens>.Step) -> String {
 func describe(_ record: CredentialRecord) -> String {
     var parts: [String] = []
     if let session = record.session {
-        parts.append(
-            "session \(session.refreshToken?.value ?? "without refresh token")" + (session.pendingRefreshToken.map { " pending \($0.value)" } ?? ""))
+        let pending = session.pendingRefreshToken.map { " pending \($0.value)" } ?? ""
+        parts.append("session \(session.refreshToken?.value ?? "without refresh token")" + pending)
     } else {
         parts.append("no session")
     }
