@@ -140,6 +140,25 @@ let package = Package(
             dependencies: ["SessionKitSecretService", "SessionKit"],
             swiftSettings: strict
         ),
+        // Every Swift snippet of the README and the DocC articles, extracted at build time and
+        // compiled (the `run` ones also run); the surroundings they assume are in Givens.swift.
+        .executableTarget(
+            name: "SnippetExtractor",
+            path: "Scripts/Snippets/Extractor",
+            swiftSettings: strict
+        ),
+        .plugin(
+            name: "DocumentationSnippets",
+            capability: .buildTool(),
+            dependencies: ["SnippetExtractor"],
+            path: "Scripts/Snippets/Plugin"
+        ),
+        .testTarget(
+            name: "SnippetTests",
+            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitHandoffs", "SessionKitSecretService", "SessionKitJOSE"],
+            swiftSettings: strict,
+            plugins: ["DocumentationSnippets"]
+        ),
         // Real HTTP against local OpenID providers (Scripts/providers); skipped unless they run.
         .testTarget(
             name: "IntegrationTests",

@@ -92,7 +92,7 @@ run_tests() {
 
 step "swift format lint --strict"
 # The checked-in .swift-format is the style; any finding fails the run.
-lint_output=$(find Sources Tests Examples Benchmarks Fuzz -name '*.swift' -print0 | xargs -0 swift format lint --strict 2>&1 || true)
+lint_output=$(find Sources Tests Examples Benchmarks Fuzz Scripts -name '*.swift' -print0 | xargs -0 swift format lint --strict 2>&1 || true)
 if [ -n "$lint_output" ]; then
     printf '%s\n' "$lint_output" >&2
     echo "swift format lint --strict reported $(printf '%s\n' "$lint_output" | grep -cE 'warning|error') findings" >&2

@@ -6,20 +6,6 @@ import Testing
 /// The test kit's waits on conditions, as an app's own tests use them.
 @Suite("Simulated session environment")
 struct SimulatedSessionEnvironmentTests {
-    @Test("the documented example runs to the end: sign-out through two provider failures")
-    func documentedExample() async throws {
-        let env = try SimulatedSessionEnvironment()
-        env.presenter.enqueue(.approve(subject: "alice"))
-        try await env.session.signIn()
-        env.provider.script(.serverError(status: 503), on: .revocation, times: 2)
-        let signOut = Task { try await env.session.signOut() }
-        await env.advanceToNextSleeper()
-        await env.advanceToNextSleeper()
-        try await signOut.value
-        #expect(await env.session.stage == .signedOut)
-        #expect(env.provider.requestCount(for: .revocation) == 3)
-    }
-
     @Test("wait for a stage, waiting callers, requests at an endpoint and an event")
     func waits() async throws {
         let env = try SimulatedSessionEnvironment()
