@@ -30,7 +30,10 @@ public final class ChangeSignal: Sendable {
     }
 
     /// Suspends until `condition` holds, checking it now and after every change.
-    public func wait(until condition: () async -> Bool) async {
+    ///
+    /// The condition runs on the caller's actor (the wait is `nonisolated(nonsending)`), so a
+    /// main-actor test can read main-actor state in it.
+    public nonisolated(nonsending) func wait(until condition: () async -> Bool) async {
         let feeds = state.withLock { state in
             state.armed = true
             return state.feeds

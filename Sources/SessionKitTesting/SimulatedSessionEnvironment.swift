@@ -46,7 +46,8 @@ public final class SimulatedSessionEnvironment: Sendable {
     /// Builds the environment.
     ///
     /// - Parameters:
-    ///   - provider: the simulated provider's configuration.
+    ///   - providerConfiguration: the simulated provider's configuration.
+    ///   - clock: the simulated time every part of the environment runs on.
     ///   - store: the store to start from (for restore scenarios); a new empty one by default.
     ///   - seed: seeds the retry jitter, so runs are reproducible.
     ///   - configure: adjusts the session configuration (timeouts, policies).
@@ -147,8 +148,9 @@ public final class SimulatedSessionEnvironment: Sendable {
     // MARK: - Waiting on conditions
 
     /// Suspends until `condition` holds: checked now, and again after every change of the
-    /// session, the clock, the provider, the presenter, the store or the recorded events.
-    public func waitUntil(_ condition: () async -> Bool) async {
+    /// session, the clock, the provider, the presenter, the store or the recorded events. The
+    /// condition runs on the caller's actor.
+    public nonisolated(nonsending) func waitUntil(_ condition: () async -> Bool) async {
         await signal.wait(until: condition)
     }
 

@@ -45,6 +45,8 @@ public final class SessionModel {
         var events: @Sendable () async -> AsyncStream<SessionEvent>
         var identity: @Sendable () async -> SessionIdentity?
         var signIn: @Sendable () async throws(SessionError) -> Void
+        var signInWithOptions: @Sendable (AuthorizationRequestOptions) async throws(SessionError) -> Void
+        var signInWithDeviceCode: @Sendable () async throws(SessionError) -> Void
         var restore: @Sendable () async throws(SessionError) -> Void
         var signOut: @Sendable () async throws(SessionError) -> Void
         var deleteAccount: @Sendable () async throws(SessionError) -> Void
@@ -58,6 +60,8 @@ public final class SessionModel {
         operations = Operations(
             events: { await session.events() }, identity: { await session.identity },
             signIn: { () async throws(SessionError) in _ = try await session.signIn() },
+            signInWithOptions: { options async throws(SessionError) in _ = try await session.signIn(options: options) },
+            signInWithDeviceCode: { () async throws(SessionError) in _ = try await session.signInWithDeviceCode() },
             restore: { () async throws(SessionError) in _ = try await session.restore() },
             signOut: { () async throws(SessionError) in try await session.signOut() },
             deleteAccount: { () async throws(SessionError) in try await session.deleteAccount() })
@@ -82,6 +86,18 @@ public final class SessionModel {
     /// Signs in (see ``Session/signIn()``); a failure lands in ``lastError`` (a cancellation does not).
     public func signIn() async {
         await run(operations.signIn)
+    }
+
+    /// Signs in with request options over the configuration's defaults (see
+    /// ``Session/signIn(options:)``), for a step-up with `max_age` or a `login_hint`.
+    public func signIn(options: AuthorizationRequestOptions) async {
+        await run { () async throws(SessionError) in try await operations.signInWithOptions(options) }
+    }
+
+    /// Signs in with a device code, for devices no browser can come back to (see
+    /// ``Session/signInWithDeviceCode()``); the presenter shows the code.
+    public func signInWithDeviceCode() async {
+        await run(operations.signInWithDeviceCode)
     }
 
     /// Resumes a stored session or a journaled operation at launch (see ``Session/restore()``).

@@ -117,17 +117,22 @@ public actor Session {
     /// given, and a device-key manager whenever the provider profile has device-key exchange, so
     /// ``deleteAccount()`` works on the reference profile with no extra wiring.
     ///
-    /// The default store is the Keychain on Apple platforms (``KeychainCredentialStore``,
+    /// The default store is the Keychain on Apple platforms (`KeychainCredentialStore`,
     /// `AfterFirstUnlockThisDeviceOnly`) and a ``FileCredentialStore`` under
     /// `$XDG_DATA_HOME/sessionkit/<client id>` elsewhere; on a Linux desktop pass the keyring store
     /// from `SessionKitSecretService` (`DefaultCredentialStore.make`).
     ///
+    /// `configure` adjusts the configuration's policies before the session is made; it runs once,
+    /// at once, and is `@Sendable` so a main-actor caller can pass it to the session's initialiser.
+    ///
     /// ```swift
-    /// let session = Session(provider: try .onePass(clientID: "app", redirectURI: redirect), presenter: presenter)
+    /// let session = Session(provider: try .onePass(clientID: "app", redirectURI: redirect), presenter: presenter) { configuration in
+    ///     configuration.endsProviderSessionAtSignOut = true
+    /// }
     /// ```
     public init(
         provider: ProviderConfiguration, presenter: any HandoffPresenter, store: (any CredentialStore)? = nil,
-        configure: (inout SessionConfiguration) -> Void = { _ in }
+        configure: @Sendable (inout SessionConfiguration) -> Void = { _ in }
     ) {
         var configuration = SessionConfiguration(provider: provider)
         configure(&configuration)

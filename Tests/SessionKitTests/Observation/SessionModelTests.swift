@@ -100,6 +100,50 @@ struct SessionModelTests {
         #expect(model.lastError == nil)
     }
 
+    @Test func aSignInWithOptionsSendsThemAndSignsIn() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.approve(subject: "alice"))
+
+        await model.signIn(options: try AuthorizationRequestOptions(prompt: [.login], maxAge: 300))
+        await observeUntil { model.isSignedIn && model.identity != nil }
+
+        let record = try #require(env.provider.authorizationRecords.last)
+        #expect(record.prompt == ["login"])
+        #expect(record.maxAge == 300)
+        #expect(model.identity?.claims.authenticationTime != nil, "max_age makes auth_time required and checked")
+        #expect(model.lastError == nil)
+    }
+
+    @Test func aDeviceSignInShowsTheCodeThroughThePresenterAndSignsIn() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.enterDeviceCode(subject: "alice"))
+
+        let signIn = Task { await model.signInWithDeviceCode() }
+        await env.waitUntil { env.presenter.presentedDeviceCodes.count == 1 }
+        await env.advanceToNextSleeper()  // the first poll, after the provider's interval: approved
+        await signIn.value
+        await observeUntil { model.isSignedIn && model.identity != nil }
+
+        #expect(env.presenter.presentedDeviceCodes.count == 1)
+        #expect(env.provider.requestCount(for: .deviceAuthorization) == 1)
+        #expect(model.identity?.subject == "alice")
+        #expect(model.stage == .active)
+    }
+
+    @Test func aDeviceSignInThePresenterCannotShowIsTheLastError() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.approve(subject: "alice"))  // a browser answer, not a device code
+
+        await model.signInWithDeviceCode()
+        await observeUntil { model.lastError != nil }
+
+        #expect(!model.isSignedIn)
+        #expect(env.provider.requestCount(for: .token) == 0)
+    }
+
     @Test func aDeclinedSignInIsTheLastErrorUntilCleared() async throws {
         let env = try SimulatedSessionEnvironment()
         let model = await following(env)
