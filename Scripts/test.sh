@@ -5,9 +5,11 @@
 #   2. starts the providers on 127.0.0.1,
 #   3. builds and runs the suite with warnings as errors, then again under the thread sanitizer,
 #      each inside a D-Bus session of its own with an unlocked gnome-keyring (the Secret Service
-#      store's tests), then the default store's headless fallback outside any D-Bus session,
-#   4. runs each fuzz target for a short time,
-#   5. stops the providers (also on failure).
+#      store's tests), then the default store's headless fallback outside any D-Bus session;
+#      the build compiles every Swift snippet of the README and the DocC articles (SnippetTests),
+#   4. builds the DocC documentation (Scripts/docs.sh) and fails on any warning,
+#   5. runs each fuzz target for a short time,
+#   6. stops the providers (also on failure).
 # Options: --no-tsan, --no-fuzz, --no-providers; FUZZ_SECONDS (default 20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -111,6 +113,14 @@ fi
 # The keyring suite skips itself without a Secret Service; here it must have run.
 grep -q "Suite SecretServiceCredentialStoreTests passed" .build/test-output.txt \
     || { echo "the Secret Service suite did not run against gnome-keyring-daemon" >&2; exit 1; }
+
+# The documentation's snippets are compiled by the build above; here they must have run.
+grep -q 'Test "README.md:[0-9]* runs as written" passed' .build/test-output.txt \
+    || { echo "the README's runnable snippet did not run (SnippetTests)" >&2; exit 1; }
+echo "documentation snippets: $(grep -c 'runs as written" passed' .build/test-output.txt) ran as written, every other one compiled"
+
+step "documentation (DocC, warnings fail)"
+Scripts/docs.sh
 
 step "default credential store on a headless machine (no D-Bus session)"
 headless_runtime=$(mktemp -d)

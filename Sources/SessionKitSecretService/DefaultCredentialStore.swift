@@ -3,9 +3,9 @@ import SessionKit
 
 /// The platform's secure credential store, chosen once, with the choice on record.
 ///
-/// - Apple platforms: ``KeychainCredentialStore`` (`AfterFirstUnlockThisDeviceOnly`), always.
+/// - Apple platforms: `KeychainCredentialStore` (`AfterFirstUnlockThisDeviceOnly`), always.
 /// - Linux with a desktop keyring: ``SecretServiceCredentialStore`` in its default collection.
-/// - Where no keyring answers (a headless server, a container): ``FileCredentialStore`` in
+/// - Where no keyring answers (a headless server, a container): `FileCredentialStore` in
 ///   `directory`, and ``backend`` says so, with the reason, as ``Backend/file(reason:)``. Nothing
 ///   falls back silently: read ``backend`` (or ``fallbackReason``) once and tell the person or log it.
 ///

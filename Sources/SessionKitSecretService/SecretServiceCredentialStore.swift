@@ -4,13 +4,13 @@
     import Foundation
     import SessionKit
 
-    /// A ``CredentialStore`` and ``DeviceCredentialStore`` in the desktop keyring, through the
+    /// A `CredentialStore` and `DeviceCredentialStore` in the desktop keyring, through the
     /// freedesktop Secret Service (GNOME Keyring, KeePassXC, KWallet's bridge) and `libsecret`.
     ///
     /// The credential record and the device credential are two items of the default collection,
     /// found by the attributes `service` and `account`: (`service`, `credentials`) and
     /// (`deviceService`, `device`), so the device secret never sits beside the refresh token. Each
-    /// holds the same framed bytes as ``FileCredentialStore``'s files (schema version, kind, SHA-256):
+    /// holds the same framed bytes as `FileCredentialStore`'s files (schema version, kind, SHA-256):
     /// a damaged item or one from a newer build is a typed error, never "signed out". Each save
     /// replaces the whole item in one Secret Service call (`CreateItem` with `replace`), so a reader
     /// sees the old record or the new one.
@@ -78,7 +78,7 @@
         /// Runs `body` while holding the store's exclusive lease, across tasks and processes.
         ///
         /// Throws `CancellationError` if the task is cancelled while waiting, and
-        /// ``CredentialStoreError/leaseUnavailable(_:)`` if the lock file cannot be opened or locked.
+        /// `CredentialStoreError.leaseUnavailable(_:)` if the lock file cannot be opened or locked.
         public func withLease<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
             try await lease.withLease(body)
         }

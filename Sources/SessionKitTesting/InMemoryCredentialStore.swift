@@ -1,7 +1,7 @@
 import SessionKit
 import Synchronization
 
-/// A ``CredentialStore`` and ``DeviceCredentialStore`` held in memory, with hooks for tests.
+/// A `CredentialStore` and `DeviceCredentialStore` held in memory, with hooks for tests.
 ///
 /// It behaves like the durable stores where a session can tell: whole-record replaces, a failed
 /// save leaves the previous record in place, and ``withLease(_:)`` is exclusive (within this
@@ -11,15 +11,15 @@ import Synchronization
 public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialStore {
     /// A store operation, for ``failNext(_:times:with:)`` and ``count(of:)``.
     public enum Operation: Sendable, Hashable, CaseIterable {
-        /// ``CredentialStore/load()``.
+        /// `CredentialStore.load()`.
         case load
-        /// ``CredentialStore/save(_:)``.
+        /// `CredentialStore.save(_:)`.
         case save
-        /// ``DeviceCredentialStore/loadDevice()``.
+        /// `DeviceCredentialStore.loadDevice()`.
         case loadDevice
-        /// ``DeviceCredentialStore/saveDevice(_:)``.
+        /// `DeviceCredentialStore.saveDevice(_:)`.
         case saveDevice
-        /// ``DeviceCredentialStore/removeDevice()``.
+        /// `DeviceCredentialStore.removeDevice()`.
         case removeDevice
     }
 
@@ -69,7 +69,7 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
         state.withLock { $0.failures[operation, default: []] += Array(repeating: error, count: times) }
     }
 
-    /// Makes the next `count` saves fail with `error` (for example ``CredentialStoreError/noSpace``).
+    /// Makes the next `count` saves fail with `error` (for example `CredentialStoreError.noSpace`).
     public func failNextSaves(_ count: Int, with error: CredentialStoreError) {
         failNext(.save, times: count, with: error)
     }

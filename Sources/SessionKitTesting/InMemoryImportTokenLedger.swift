@@ -1,7 +1,7 @@
 import SessionKit
 import SessionKitHandoffs
 
-/// An ``ImportTokenLedger`` held in memory, with hooks for tests.
+/// An `ImportTokenLedger` held in memory, with hooks for tests.
 ///
 /// Share one instance between two coordinators to play a relaunch (the ledger is what survives);
 /// make the next operations fail to test a ledger that cannot be written.

@@ -2,7 +2,7 @@ import Foundation
 import SessionKit
 import Synchronization
 
-/// A ``HandoffPresenter`` that plays a queue of scripted answers instead of showing a browser.
+/// A `HandoffPresenter` that plays a queue of scripted answers instead of showing a browser.
 ///
 /// Each ``present(_:)`` takes the next ``Behaviour``: approve as a subject (through the simulated
 /// provider's authorization page), deny, cancel, fail, or never answer. Approvals and denials come
@@ -26,12 +26,12 @@ public final class ScriptedPresenter: HandoffPresenter {
         case approve(subject: String, delivery: Delivery = .returned)
         /// The person refuses: the callback carries `error=access_denied`.
         case deny(delivery: Delivery = .returned)
-        /// The person closes the page: `present` throws ``HandoffError/cancelled``.
+        /// The person closes the page: `present` throws `HandoffError.cancelled`.
         case cancel
-        /// The page cannot be shown: `present` throws ``HandoffError/presentationFailed(_:)``.
+        /// The page cannot be shown: `present` throws `HandoffError.presentationFailed(_:)`.
         case fail(String)
         /// Nothing ever comes back: `present` suspends until its task is cancelled, then throws
-        /// ``HandoffError/cancelled``.
+        /// `HandoffError.cancelled`.
         case neverAnswer
         /// `present` returns exactly this URL (or `nil`), for testing unrelated or malformed callbacks.
         case answer(URL?)
@@ -148,7 +148,7 @@ public final class ScriptedPresenter: HandoffPresenter {
 
     /// Plays the next behaviour.
     ///
-    /// With no behaviour left it throws ``HandoffError/presentationFailed(_:)``, so a test that
+    /// With no behaviour left it throws `HandoffError.presentationFailed(_:)`, so a test that
     /// forgot to script an answer fails instead of hanging.
     public func present(_ request: HandoffRequest) async throws(HandoffError) -> URL? {
         let behaviour = state.withLock { state -> Behaviour? in
@@ -179,7 +179,7 @@ public final class ScriptedPresenter: HandoffPresenter {
 
     /// Shows a device sign-in's code and plays the next behaviour.
     ///
-    /// With no behaviour left it throws ``HandoffError/presentationFailed(_:)``.
+    /// With no behaviour left it throws `HandoffError.presentationFailed(_:)`.
     public func presentDeviceCode(_ prompt: DeviceCodePrompt) async throws(HandoffError) {
         let behaviour = state.withLock { state -> Behaviour? in
             state.deviceCodes.append(prompt)

@@ -2,7 +2,7 @@ import Foundation
 import SessionKit
 import SessionKitHandoffs
 
-/// A ``CredentialImporter`` that plays the system and the exporting app from a script.
+/// A `CredentialImporter` that plays the system and the exporting app from a script.
 ///
 /// ``offer(_:)`` makes a token for a ``Behaviour`` (serve data, fail, hang, answer after a delay)
 /// and ``activity(for:)`` the launch activity carrying it. Each token is served once: a second

@@ -2,7 +2,7 @@ import SessionKit
 import SessionKitHandoffs
 import SessionKitJOSE
 
-/// An ``AccessRequestPresenter`` that plays 1Password from a script instead of showing the share
+/// An `AccessRequestPresenter` that plays 1Password from a script instead of showing the share
 /// sheet.
 ///
 /// Each request is first read the way 1Password reads it (strict JSON, `version`, a non-empty
@@ -76,7 +76,7 @@ public final class SimulatedOnePassword: AccessRequestPresenter {
 
     /// Reads the request as 1Password would and plays the next answer.
     ///
-    /// With no answer left it throws ``AccessRequestPresentationError/unavailable(_:)``, so a test
+    /// With no answer left it throws `AccessRequestPresentationError.unavailable(_:)`, so a test
     /// that forgot to script one fails instead of hanging.
     public func present(_ request: AccessRequest) async throws(AccessRequestPresentationError) -> AccessRequestCompletion {
         let bytes = request.jsonBytes()

@@ -3,7 +3,7 @@ import SessionKit
 import SessionKitJOSE
 import Synchronization
 
-/// An in-process OpenID provider on the 1pass.dev profile that plugs into the ``HTTPTransport`` seam.
+/// An in-process OpenID provider on the 1pass.dev profile that plugs into the `HTTPTransport` seam.
 ///
 /// It behaves like a real provider, so session logic can be tested end to end without a network:
 /// RS256-signed id_tokens, authorization codes bound to PKCE S256, refresh-token rotation with
@@ -177,7 +177,7 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
 
     // MARK: OpenID Connect beyond sign-in
 
-    /// A ``ProviderConfiguration`` with every endpoint this provider serves, as its discovery
+    /// A `ProviderConfiguration` with every endpoint this provider serves, as its discovery
     /// document lists them (UserInfo, end-session and device authorization included), on the
     /// 1pass.dev profile's paths.
     public func providerConfiguration() throws(ConfigurationError) -> ProviderConfiguration {

@@ -23,7 +23,7 @@ public struct SimulatedProviderUser: Sendable, Equatable {
     /// The `email` claim.
     public var email: String?
     /// The standard claims about the person (`name`, `given_name`, …); a non-nil
-    /// ``ProfileClaims/email`` wins over ``email``.
+    /// `ProfileClaims.email` wins over ``email``.
     public var profile: ProfileClaims
     /// The `amr` claim: how the person authenticated.
     public var authenticationMethods: [String]?

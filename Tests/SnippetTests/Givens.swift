@@ -76,6 +76,9 @@ let intake = SimulatedCredentialExporter.intake
     shown.append("\(title): \(credentials.count) credentials")
 }
 
+/// The app's session.
+let session = Session(provider: provider, presenter: presenter, store: store)
+
 #if canImport(UIKit)
     import UIKit
 

@@ -9,7 +9,7 @@ import Foundation
 // file scope. Words after `swift` on the fence line say more:
 //   run           the body is a test that runs (the block must pass as written);
 //   declarations  the block is file-scope code (types, extensions), not statements;
-//   ios           needs UIKit: elsewhere the block is parsed but not type-checked.
+//   ios, macos    needs UIKit, or AppKit: elsewhere the block is parsed but not type-checked.
 // A `#sourceLocation` points every diagnostic at the document's own line.
 
 struct Snippet {
@@ -26,13 +26,13 @@ enum ExtractionError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .unterminated(let line): "the ```swift block at line \(line) is never closed"
-        case .unknownAttribute(let word, let line): "line \(line): unknown snippet attribute '\(word)' (run, declarations, ios)"
+        case .unknownAttribute(let word, let line): "line \(line): unknown snippet attribute '\(word)' (run, declarations, ios, macos)"
         case .countMismatch(let expected, let found): "expected \(expected) snippets, found \(found)"
         }
     }
 }
 
-let knownAttributes: Set<String> = ["run", "declarations", "ios"]
+let knownAttributes: Set<String> = ["run", "declarations", "ios", "macos"]
 
 func snippets(in text: String) throws(ExtractionError) -> [Snippet] {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -70,6 +70,15 @@ func isImport(_ line: String) -> Bool {
     return words.first == "import" || (words.first?.hasPrefix("@") == true && words.dropFirst().first == "import")
 }
 
+/// The names a snippet binds with a `let` or `var` at its top level (no indentation).
+func topLevelConstants(in lines: [String]) -> [String] {
+    lines.compactMap { line in
+        guard line.hasPrefix("let ") || line.hasPrefix("var ") else { return nil }
+        let name = line.dropFirst(4).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        return name.isEmpty ? nil : String(name)
+    }
+}
+
 func swiftStringLiteral(_ text: String) -> String {
     "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }
@@ -78,8 +87,11 @@ func source(of snippet: Snippet, number: Int, document: String, display: String,
     let location = swiftStringLiteral(document)
     let name = "\(prefix)_\(number)"
     var out = ["// Generated from \(display), the snippet at line \(snippet.line). Edit the document, not this file."]
-    let ios = snippet.attributes.contains("ios")
-    if ios { out.append("#if canImport(UIKit)") }
+    let platform: String? =
+        if snippet.attributes.contains("ios") { "canImport(UIKit)" } else if snippet.attributes.contains("macos") {
+            "canImport(AppKit) && !targetEnvironment(macCatalyst)"
+        } else { nil }
+    if let platform { out.append("#if \(platform)") }
     let imports = snippet.body.enumerated().filter { isImport($0.element) }
     for (offset, line) in imports {
         out.append("#sourceLocation(file: \(location), line: \(snippet.line + 1 + offset))")
@@ -102,9 +114,11 @@ func source(of snippet: Snippet, number: Int, document: String, display: String,
         out.append("#sourceLocation(file: \(location), line: \(snippet.line + 1))")
         out += bodyLines
         out.append("#sourceLocation()")
+        // A snippet often ends by making the value it is about; that is its point, not a mistake.
+        out += topLevelConstants(in: bodyLines).map { "_ = \($0)" }
         out.append("}")
     }
-    if ios { out.append("#endif") }
+    if platform != nil { out.append("#endif") }
     return out.joined(separator: "\n") + "\n"
 }
 

@@ -11,7 +11,7 @@ import Foundation
 /// ``HandoffError/cancelled``; every other failure is ``HandoffError/presentationFailed(_:)``.
 ///
 /// The decisions live here and are tested on every platform; the two seams are thin system calls.
-/// On Apple platforms ``SystemPresenter/init(presentationAnchor:prefersEphemeralBrowserSession:)``
+/// On Apple platforms `SystemPresenter.init(presentationAnchor:prefersEphemeralBrowserSession:)`
 /// wires `UIApplication` and `ASWebAuthenticationSession`.
 public struct SystemPresenter: HandoffPresenter {
     /// The app-to-app first try; `nil` skips it (macOS has no universal-link-only open).

@@ -55,7 +55,7 @@ public struct IdentityClaims: Sendable, Hashable, Codable {
     /// A claim the library does not read itself, decoded as `type`; `nil` when absent. For example
     /// `try identity.claims.custom("roles", as: [String].self)`.
     ///
-    /// - Throws: ``ClaimError/typeMismatch(claim:)`` when the claim has another shape.
+    /// - Throws: `ClaimError.typeMismatch(claim:)` when the claim has another shape.
     public func custom<T: Decodable>(_ name: String, as type: T.Type = T.self) throws(ClaimError) -> T? {
         guard let value = additionalClaims[name] else { return nil }
         return try value.decode(as: type, claim: name)

@@ -57,7 +57,9 @@ public enum ClaimValue: Sendable, Hashable, Codable {
     /// The value decoded as `type`: `String`, `Bool`, `Double`, `Int`, `[String]`, or any
     /// `Decodable` app type (an `address` struct, a list of roles).
     ///
-    /// - Parameter claim: the claim's name, for the error.
+    /// - Parameters:
+    ///   - type: the type to decode, when the context does not say it.
+    ///   - claim: the claim's name, for the error.
     /// - Throws: ``ClaimError/typeMismatch(claim:)`` when the value does not have that shape.
     public func decode<T: Decodable>(as type: T.Type = T.self, claim: String) throws(ClaimError) -> T {
         // The common shapes without a round trip through an encoder.

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of every product with a catalog, with the toolchain's own tools
+# (no plugin): symbol graphs from the compiler, then `docc convert --analyze`. Fails on any
+# warning. Output: .build/documentation/<Module>/ (static hosting layout).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+modules=(SessionKit SessionKitJOSE SessionKitHandoffs SessionKitSecretService SessionKitTesting)
+docc_bin=$(command -v docc || true)
+if [[ -z "$docc_bin" ]]; then
+    docc_bin="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
+fi
+
+mkdir -p .build
+swift package dump-symbol-graph --minimum-access-level public >.build/dump-symbol-graph.log 2>&1 || {
+    cat .build/dump-symbol-graph.log >&2
+    echo "docs: swift package dump-symbol-graph failed" >&2
+    exit 1
+}
+graphs=$(find .build -maxdepth 3 -type d -name symbolgraph -path '*-*' | head -n 1)
+[[ -n "$graphs" ]] || { echo "docs: no symbol graphs were written" >&2; exit 1; }
+
+failed=0
+for module in "${modules[@]}"; do
+    catalog="Sources/$module/$module.docc"
+    [[ -d "$catalog" ]] || { echo "docs: $catalog is missing" >&2; failed=1; continue; }
+    input=".build/documentation-input/$module"
+    output=".build/documentation/$module"
+    rm -rf "$input" "$output"
+    mkdir -p "$input" "$output"
+    cp "$graphs/$module.symbols.json" "$input/"
+    find "$graphs" -maxdepth 1 -name "$module@*.symbols.json" -exec cp {} "$input/" \;
+    log=$("$docc_bin" convert "$catalog" --fallback-display-name "$module" \
+        --fallback-bundle-identifier "dev.sessionkit.$module" --additional-symbol-graph-dir "$input" \
+        --output-path "$output" --transform-for-static-hosting --analyze 2>&1) || {
+        printf '%s\n' "$log" >&2
+        echo "docs: docc convert failed for $module" >&2
+        failed=1
+        continue
+    }
+    problems=$(printf '%s\n' "$log" | grep -cE '(^| )(warning|error):' || true)
+    if [[ "$problems" -gt 0 ]]; then
+        printf '%s\n' "$log" | grep -E -A6 '(^| )(warning|error):' >&2
+        echo "docs: $module has $problems documentation warnings" >&2
+        failed=1
+    else
+        pages=$(find "$output/data/documentation" -name '*.json' | wc -l)
+        echo "docs: $module: $pages pages, no warnings"
+    fi
+done
+exit "$failed"
