@@ -53,14 +53,17 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         var logout: ProviderLogout? = nil
     }
 
+    /// The rare stages' payloads are boxed (`indirect`): the value stays a few words, so the
+    /// frequent steps on `active` and `refreshing` (a caller joining a refresh under the lock) copy
+    /// and test a small enum, not one as large as a device sign-in's or a provider logout's data.
     enum State {
         case signedOut
-        case handoff(Handoff)
-        case verifying(Verifying)
+        indirect case handoff(Handoff)
+        indirect case verifying(Verifying)
         case active(Active)
         case refreshing(Refreshing)
-        case revoking(ServerOperation)
-        case disconnecting(ServerOperation)
+        indirect case revoking(ServerOperation)
+        indirect case disconnecting(ServerOperation)
         /// Held only inside a mutating method, so a stage's payload is changed in place.
         case modifying
     }
