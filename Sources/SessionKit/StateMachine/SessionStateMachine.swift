@@ -53,9 +53,10 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         var logout: ProviderLogout? = nil
     }
 
-    /// The rare stages' payloads are boxed (`indirect`): the value stays a few words, so the
-    /// frequent steps on `active` and `refreshing` (a caller joining a refresh under the lock) copy
-    /// and test a small enum, not one as large as a device sign-in's or a provider logout's data.
+    /// The rare stages' payloads are boxed (`indirect`), so copying or destroying a state (as every
+    /// caller joining a refresh does under the lock) handles one reference for them rather than
+    /// every field of a device sign-in's or a provider logout's data. Measured with
+    /// `SessionBenchmarks`: per waiter at K = 100 000, 1.8-1.9x the floor unboxed, 1.1-1.3x boxed.
     enum State {
         case signedOut
         indirect case handoff(Handoff)
