@@ -106,7 +106,7 @@ step "swift test (warnings as errors)"
 run_tests .build/test-output.txt -Xswiftc -warnings-as-errors
 if [ "$providers" = 1 ]; then
     # The integration suites skip themselves without providers; here they must have run.
-    for suite in DjangoOAuthToolkitTests OIDCProviderMockTests; do
+    for suite in DjangoOAuthToolkitTests OIDCProviderMockTests OIDCProviderMockSessionOpenIDConnectTests; do
         grep -q "Suite $suite passed" .build/test-output.txt || { echo "integration suite $suite did not run" >&2; exit 1; }
     done
 fi
