@@ -42,6 +42,8 @@ public struct LoopbackPresenter: HandoffPresenter {
     public let opener: BrowserOpener
     /// The HTML the browser shows after the callback.
     public let completionPage: String
+    /// Where a device sign-in's code is shown (``presentDeviceCode(_:)``): standard error by default.
+    public let deviceCodeOutput: @Sendable (String) -> Void
 
     /// Creates a loopback presenter.
     ///
@@ -50,13 +52,37 @@ public struct LoopbackPresenter: HandoffPresenter {
     ///   - callbackPath: the path of the per-attempt redirect URI; by default the configured one's.
     ///   - opener: how the browser is opened; ``BrowserOpener/system`` by default.
     ///   - completionPage: the HTML shown once the callback arrived.
+    ///   - deviceCodeOutput: where a device sign-in's code and address are written; `nil` (the
+    ///     default) for standard error, so a command's own output stays clean.
     public init(
-        port: UInt16 = 0, callbackPath: String? = nil, opener: BrowserOpener = .system, completionPage: String = defaultCompletionPage
+        port: UInt16 = 0, callbackPath: String? = nil, opener: BrowserOpener = .system, completionPage: String = defaultCompletionPage,
+        deviceCodeOutput: (@Sendable (String) -> Void)? = nil
     ) {
         self.port = port
         self.callbackPath = callbackPath
         self.opener = opener
         self.completionPage = completionPage
+        self.deviceCodeOutput = deviceCodeOutput ?? BrowserOpener.standardError
+    }
+
+    /// Shows a device sign-in's code in the terminal (RFC 8628 §3.3): the address to open on any
+    /// device, the code to enter there, and the address with the code in it when the provider
+    /// gave one. Returns at once; the text stays on screen while the session polls.
+    ///
+    /// This is the way to sign in from a machine no browser can come back to (a server over SSH):
+    /// call `Session.signInWithDeviceCode()` instead of `signIn()`.
+    public func presentDeviceCode(_ prompt: DeviceCodePrompt) async throws(HandoffError) {
+        deviceCodeOutput(Self.deviceCodeText(for: prompt))
+    }
+
+    /// The text ``presentDeviceCode(_:)`` writes.
+    static func deviceCodeText(for prompt: DeviceCodePrompt) -> String {
+        var text = "To sign in, open this page on any device:\n\n    \(prompt.verificationURI.absoluteString)\n\n"
+        text += "and enter the code\n\n    \(prompt.userCode)\n\n"
+        if let complete = prompt.verificationURIComplete {
+            text += "(or open \(complete.absoluteString), which carries the code)\n\n"
+        }
+        return text
     }
 
     /// Whether `redirectURI` is a loopback IP redirect this presenter can serve: `http` on 127.0.0.1.

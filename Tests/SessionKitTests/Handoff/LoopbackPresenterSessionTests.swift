@@ -40,6 +40,32 @@ struct LoopbackPresenterSessionTests {
         #expect(provider.requestCount(grantType: "authorization_code") == 1)
     }
 
+    @Test func aDeviceSignInShowsTheCodeInTheTerminalAndSignsInOnceTheProviderApproves() async throws {
+        let clock = TestClock()
+        let provider = try SimulatedProvider(
+            configuration: SimulatedProviderConfiguration(redirectURI: Fixture.configuredRedirect), clock: clock,
+            now: { clock.wallClockNow() }, signingKeys: try SimulatedProviderKeys.shared(count: 1))
+        provider.scriptDeviceAuthorization(SimulatedProviderDeviceScript(subject: "dave", decidedAtPoll: 2))
+        let (written, output) = AsyncStream.makeStream(of: String.self)
+        let session = Session(
+            configuration: SessionConfiguration(provider: try provider.providerConfiguration()), transport: provider,
+            store: InMemoryCredentialStore(), presenter: LoopbackPresenter(deviceCodeOutput: { output.yield($0) }), clock: clock,
+            wallClock: { clock.wallClockNow() })
+
+        let signIn = Task { try await session.signInWithDeviceCode() }
+        let text = try #require(await written.first { _ in true })
+        #expect(text.contains("\n    SIMU-0001\n"))
+        #expect(text.contains(try provider.providerConfiguration().issuer))
+        await clock.waitForSleepers()
+        clock.advanceToNextDeadline()  // poll 1: authorization_pending
+        await clock.waitForSleepers()
+        clock.advanceToNextDeadline()  // poll 2: approved
+
+        #expect(try await signIn.value.subject == "dave")
+        #expect(await session.stage == .active)
+        #expect(provider.requestCount(grantType: "urn:ietf:params:oauth:grant-type:device_code") == 2)
+    }
+
     @Test func theHandoffTimeoutClosesTheListenerAndCutsOffASlowLoris() async throws {
         let clock = TestClock()
         let configuration = SimulatedProviderConfiguration(redirectURI: Fixture.configuredRedirect)

@@ -26,6 +26,24 @@ struct LoopbackPresenterTests {
         #expect(RawLoopbackClient.isRefused(port), "the listener is closed once the handoff has its answer")
     }
 
+    @Test func aDeviceCodeIsWrittenWithTheAddressAndTheCodeAndNoBrowserIsRaised() async throws {
+        let written = Collector<String>()
+        let opened = Collector<URL>()
+        let presenter = LoopbackPresenter(opener: BrowserOpener { opened.append($0) }, deviceCodeOutput: { written.append($0) })
+        let prompt = DeviceCodePrompt(
+            userCode: "WDJB-MJHT", verificationURI: URL(string: "https://id.example.com/device")!,
+            verificationURIComplete: URL(string: "https://id.example.com/device?user_code=WDJB-MJHT")!, expiresIn: 900)
+
+        try await presenter.presentDeviceCode(prompt)
+
+        let text = try #require(written.values.first)
+        #expect(written.values.count == 1)
+        #expect(text.contains("\n    https://id.example.com/device\n"))
+        #expect(text.contains("\n    WDJB-MJHT\n"))
+        #expect(text.contains("https://id.example.com/device?user_code=WDJB-MJHT"))
+        #expect(opened.values.isEmpty, "the person opens the page on another device")
+    }
+
     @Test func theAttemptsRedirectURIIsTheListenersPortAndEveryOtherParameterIsKept() async throws {
         let (opener, opened) = Fixture.browser()
         let presenting = Fixture.presenting(LoopbackPresenter(opener: opener))
