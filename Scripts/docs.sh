@@ -17,8 +17,9 @@ swift package dump-symbol-graph --minimum-access-level public >.build/dump-symbo
     echo "docs: swift package dump-symbol-graph failed" >&2
     exit 1
 }
-graphs=$(find .build -maxdepth 3 -type d -name symbolgraph -path '*-*' | head -n 1)
-[[ -n "$graphs" ]] || { echo "docs: no symbol graphs were written" >&2; exit 1; }
+# The directory SwiftPM reports, not a search: other scratch paths (the sanitizer's) hold stale graphs.
+graphs=$(sed -n 's/^Files written to //p' .build/dump-symbol-graph.log | tail -n 1)
+[[ -n "$graphs" && -d "$graphs" ]] || { echo "docs: no symbol graphs were written" >&2; exit 1; }
 
 failed=0
 for module in "${modules[@]}"; do
