@@ -117,6 +117,13 @@ let package = Package(
             path: "Tests/StoreTool",
             swiftSettings: strict
         ),
+        // What every test that starts a child process needs: the child's standard error in a file,
+        // the runtime's crash backtrace turned on, how the child ended.
+        .target(
+            name: "ChildProcessSupport",
+            path: "Tests/ChildProcessSupport",
+            swiftSettings: strict
+        ),
         // Child process for the session's crash and cross-process refresh tests.
         .executableTarget(
             name: "SessionKitCrashTool",
@@ -126,7 +133,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionKitTests",
-            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitJOSE", "SessionKitStoreTool", "SessionKitCrashTool"],
+            dependencies: [
+                "SessionKit", "SessionKitTesting", "SessionKitJOSE", "SessionKitStoreTool", "SessionKitCrashTool", "ChildProcessSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -137,7 +146,7 @@ let package = Package(
         // Against a real gnome-keyring-daemon (Scripts/test.sh starts one); skipped when none answers.
         .testTarget(
             name: "SessionKitSecretServiceTests",
-            dependencies: ["SessionKitSecretService", "SessionKit"],
+            dependencies: ["SessionKitSecretService", "SessionKit", "ChildProcessSupport"],
             swiftSettings: strict
         ),
         // Every Swift snippet of the README and the DocC articles, extracted at build time and
@@ -162,7 +171,7 @@ let package = Package(
         // Real HTTP against local OpenID providers (Scripts/providers); skipped unless they run.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitCrashTool", "Walkthrough"],
+            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitCrashTool", "Walkthrough", "ChildProcessSupport"],
             swiftSettings: strict
         ),
     ]

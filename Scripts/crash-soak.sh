@@ -5,7 +5,10 @@
 #   Scripts/crash-soak.sh [KILLS] [SEED]     (default 2000 kills, the test's default seed)
 #
 # Extra options for `swift test` can follow in SWIFT_TEST_OPTIONS (e.g. "--sanitize=thread").
-# The test prints one line with the counts: kills, recoveries, losses, rotation-window hits.
+# The test prints one line with the counts: kills, recoveries, losses, child crashes, rotation-window
+# hits. A child that crashes by itself (a signal the test did not send) fails the run with the
+# backtrace the Swift runtime printed on the child's standard error; a failed run keeps its full
+# output in .build/crash-soak-SEED-KILLS.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +27,9 @@ status=0
 swift test --filter 'SessionCrashTests/killedAtRandomMoments' ${SWIFT_TEST_OPTIONS:-} >"$log" 2>&1 || status=$?
 grep -E '^crash test:|passed|failed|issue|round [0-9]+:' "$log" | grep -vE '^\[[0-9]+/[0-9]+\]' || true
 if [[ $status != 0 ]]; then
-    echo "crash soak failed (swift test exit code $status); full output:" >&2
+    kept=.build/crash-soak-${SESSIONKIT_CRASH_SEED:-default}-$kills.log
+    mkdir -p .build && cp "$log" "$kept"
+    echo "crash soak failed (swift test exit code $status); full output in $kept, its end:" >&2
     tail -50 "$log" >&2
 fi
 exit "$status"

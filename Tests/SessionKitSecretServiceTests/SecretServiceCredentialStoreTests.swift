@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import Foundation
 import Testing
 
@@ -150,16 +151,23 @@ struct SecretServiceCredentialStoreTests {
         String(decoding: try secretToolBytes(arguments), as: UTF8.self)
     }
 
-    private func secretToolBytes(_ arguments: [String]) throws -> [UInt8] {
+    /// What `secret-tool` prints on standard output; an unexpected end records an issue that shows
+    /// its standard error (an error message; the items it prints go to standard output).
+    private func secretToolBytes(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let standardError = try ChildStandardError()
+        try standardError.run(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let termination = ChildTermination(process)
+        if termination != .exited(0) {
+            let report = standardError.report("secret-tool \(arguments.first ?? "")", ended: termination)
+            Issue.record("\(report)", sourceLocation: sourceLocation)
+        }
         return Array(data)
     }
 }

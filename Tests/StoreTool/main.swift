@@ -4,6 +4,8 @@
 //   hold  DIR        take the lease, print "held", keep it until standard input closes, print "released"
 //   count DIR N      N times: under the lease, load, add one to the session's rotation, save; print "done"
 //   churn DIR        forever: save a record with the next rotation, print "saved R" once it is durable
+//   crash DIR        print "crashing", then write through a bad pointer: a segmentation fault, so a
+//                    test can check that a crashing child's backtrace reaches its failure report
 //
 // Every store error is printed as "error <case>" with exit status 2.
 import Foundation
@@ -40,7 +42,7 @@ func session(rotation: UInt64, revocations: Int) -> CredentialRecord {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    emit("usage: SessionKitStoreTool hold|count|churn DIR [N]")
+    emit("usage: SessionKitStoreTool hold|count|churn|crash DIR [N]")
     exit(64)
 }
 let store = FileCredentialStore(directory: URL(fileURLWithPath: arguments[2]))
@@ -75,6 +77,12 @@ do {
             }
             emit("saved \(rotation)")
         }
+    case "crash":
+        emit("crashing")
+        let invalid = UnsafeMutablePointer<Int>(bitPattern: 8)
+        invalid?.pointee = 1
+        emit("still running")
+        exit(1)
     default:
         exit(64)
     }

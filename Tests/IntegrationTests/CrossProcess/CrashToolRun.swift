@@ -1,7 +1,8 @@
+import ChildProcessSupport
 import Foundation
 import SessionKit
 
-/// One run of `SessionKitCrashTool` to its end: every line it printed and its exit status.
+/// One run of `SessionKitCrashTool` to its end: every line it printed and how it ended.
 ///
 /// The output is read to its end by a thread of its own, so awaiting a run suspends the test
 /// task instead of blocking a thread of the concurrency pool.
@@ -11,7 +12,19 @@ struct CrashToolRun: Sendable {
     }
 
     var lines: [String]
-    var status: Int32
+    var termination: ChildTermination
+    /// What the tool wrote on standard error (the runtime's crash backtrace, if it crashed).
+    var standardError: String
+
+    /// Whether the tool exited with status 0 and the runtime reported no crash.
+    var succeeded: Bool {
+        termination == .exited(0) && !ChildStandardError.holdsCrashReport(standardError)
+    }
+
+    /// For a failure: how the tool ended, its last lines and its standard error.
+    var report: String {
+        "ended with \(termination) after \(lines.suffix(3)); standard error:\n\(standardError)"
+    }
 
     /// The last line parsed as the tool's JSON summary.
     var summary: [String: Any]? {
@@ -31,18 +44,19 @@ struct CrashToolRun: Sendable {
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        let exit = Locked<(status: Int32?, waiter: CheckedContinuation<Int32, Never>?)>((nil, nil))
+        let standardError = try ChildStandardError()
+        let exit = Locked<(status: ChildTermination?, waiter: CheckedContinuation<ChildTermination, Never>?)>((nil, nil))
         process.terminationHandler = { finished in
-            let waiter = exit.withLock { state -> CheckedContinuation<Int32, Never>? in
-                state.status = finished.terminationStatus
+            let termination = ChildTermination(finished)
+            let waiter = exit.withLock { state -> CheckedContinuation<ChildTermination, Never>? in
+                state.status = termination
                 defer { state.waiter = nil }
                 return state.waiter
             }
-            waiter?.resume(returning: finished.terminationStatus)
+            waiter?.resume(returning: termination)
         }
-        try process.run()
+        try standardError.run(process)
         try? output.fileHandleForWriting.close()
         let reading = output.fileHandleForReading
         return Task {
@@ -51,8 +65,8 @@ struct CrashToolRun: Sendable {
                     continuation.resume(returning: reading.readDataToEndOfFile())
                 }.start()
             }
-            let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-                let known = exit.withLock { state -> Int32? in
+            let termination = await withCheckedContinuation { (continuation: CheckedContinuation<ChildTermination, Never>) in
+                let known = exit.withLock { state -> ChildTermination? in
                     if let status = state.status { return status }
                     state.waiter = continuation
                     return nil
@@ -60,7 +74,7 @@ struct CrashToolRun: Sendable {
                 if let known { continuation.resume(returning: known) }
             }
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-            return CrashToolRun(lines: lines, status: status)
+            return CrashToolRun(lines: lines, termination: termination, standardError: standardError.text)
         }
     }
 

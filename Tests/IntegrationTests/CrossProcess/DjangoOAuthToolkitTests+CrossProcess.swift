@@ -33,7 +33,7 @@ extension DjangoOAuthToolkitTests {
         let elapsed = ContinuousClock.now - started
 
         for (index, run) in runs.enumerated() {
-            #expect(run.status == 0, "process \(index): \(run.lines.suffix(3))")
+            #expect(run.succeeded, "process \(index) \(run.report)")
             #expect(run.lines.first == "restored active", "process \(index)")
             #expect(run.lines.filter { $0.hasPrefix("ok ") }.count == Self.refreshesPerProcess, "process \(index)")
             #expect(run.count("ok") == Self.refreshesPerProcess, "process \(index)")

@@ -1,3 +1,4 @@
+import ChildProcessSupport
 import Foundation
 import SessionKit
 
@@ -12,25 +13,33 @@ final class WalkthroughRun: Sendable {
         var lines: [String] = []
         var partial = Data()
         var closed = false
-        var status: Int32?
+        var termination: ChildTermination?
         /// Resumed with `false` after every change, so each re-checks its condition.
         var waiters: [CheckedContinuation<Bool, Never>] = []
     }
 
     private let state = Locked(State())
+    /// The walkthrough's prompts and, if it crashed, the runtime's backtrace.
+    private let standardError: ChildStandardError
 
-    /// Starts `walkthrough` with `arguments`; standard error is discarded.
+    private init() throws {
+        standardError = try ChildStandardError()
+    }
+
+    /// Starts `walkthrough` with `arguments`; standard error goes to a file, shown by ``finished()``'s report.
     static func start(_ arguments: [String]) throws -> WalkthroughRun {
-        let run = WalkthroughRun()
+        let run = try WalkthroughRun()
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { finished in run.update { $0.status = finished.terminationStatus } }
-        try process.run()
+        process.terminationHandler = { finished in
+            let termination = ChildTermination(finished)
+            run.update { $0.termination = termination }
+        }
+        try run.standardError.run(process)
         try? output.fileHandleForWriting.close()
         let reading = output.fileHandleForReading
         // A thread of its own reads the pipe, so no thread of the concurrency pool blocks on it.
@@ -57,10 +66,18 @@ final class WalkthroughRun: Sendable {
         return state.withLock { $0.lines.first { $0.hasPrefix(prefix) } }
     }
 
-    /// Every line and the exit status, once the process exited and its output ended.
-    func finished() async -> (lines: [String], status: Int32) {
-        await wait { $0.closed && $0.status != nil }
-        return state.withLock { ($0.lines, $0.status ?? -1) }
+    /// Every line, how the process ended and a report for a failure (how it ended, every line,
+    /// its standard error), once the process exited and its output ended.
+    func finished() async -> (lines: [String], termination: ChildTermination, report: String) {
+        await wait { $0.closed && $0.termination != nil }
+        let (lines, termination) = state.withLock { ($0.lines, $0.termination ?? .exited(-1)) }
+        let report = standardError.report("walkthrough", ended: termination) + "\nwalkthrough output:\n" + lines.joined(separator: "\n")
+        return (lines, termination, report)
+    }
+
+    /// Whether the walkthrough exited with status 0 and the runtime reported no crash.
+    func succeeded(_ termination: ChildTermination) -> Bool {
+        termination == .exited(0) && !standardError.holdsCrashReport
     }
 
     private func update(_ change: (inout State) -> Void) {

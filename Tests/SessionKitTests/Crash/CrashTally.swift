@@ -12,6 +12,9 @@ struct CrashTally {
     var losses: [String] = []
     /// Journaled deletions refused on resume after the provider had disconnected (must stay 0).
     var deletionsRefusedAfterDisconnect = 0
+    /// Children that crashed by themselves (a signal the test did not send, or the runtime's
+    /// crash report on standard error); must stay 0.
+    var childCrashes = 0
 
     var recoveries: Int { activeRecoveries + journalRecoveries + signedOutRecoveries }
     var windowHits: Int { windowHitsAtServer + windowHitsAfterLine }
@@ -37,7 +40,7 @@ struct CrashTally {
     var summary: String {
         "crash test: \(kills) kills (\(serverKills) inside a token request, \(kills - serverKills) after a random progress line), "
             + "\(recoveries) recoveries (\(activeRecoveries) active sessions, \(journalRecoveries) journaled operations completed, "
-            + "\(signedOutRecoveries) signed out), \(losses.count) losses, "
+            + "\(signedOutRecoveries) signed out), \(losses.count) losses, \(childCrashes) child crashes, "
             + "\(deletionsRefusedAfterDisconnect) deletions refused after the provider disconnected; rotation window hit \(windowHits) times "
             + "(\(windowHitsAtServer) inside a token request, \(windowHitsAfterLine) after a line), "
             + "\(recoveries - windowHits) recoveries needed no grace period"

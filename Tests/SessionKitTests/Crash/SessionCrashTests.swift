@@ -47,13 +47,19 @@ struct SessionCrashTests {
             }
             // Lines still in the pipe are steps that finished before the kill, too.
             lines += await child.remainingLines()
-            let status = await child.exitCode()
+            let termination = await child.termination()
             await rig.gate.closeAndDrain()
             tally.kills += 1
             let killedAtServer = rig.gate.serverKills > serverKillsBefore
             if killedAtServer { tally.serverKills += 1 }
 
-            var childFailure = status == SIGKILL ? nil : "the child exited with status \(status)"
+            var childFailure: String?
+            if termination != .killed || child.standardError.holdsCrashReport {
+                // The backtrace the runtime printed for a crash of the child itself goes with the failure.
+                childFailure = "the child ended with \(termination)"
+                Issue.record("round \(round): \(child.standardError.report("SessionKitCrashTool", ended: termination))")
+                if termination.isCrash || child.standardError.holdsCrashReport { tally.childCrashes += 1 }
+            }
             for line in lines {
                 guard let next = phase.after(line) else {
                     childFailure = childFailure ?? "the child printed: \(line)"
@@ -77,6 +83,7 @@ struct SessionCrashTests {
         #expect(tally.losses.isEmpty, "\(tally.losses.prefix(10).joined(separator: "\n"))")
         #expect(tally.recoveries == Self.kills)
         #expect(tally.deletionsRefusedAfterDisconnect == 0)
+        #expect(tally.childCrashes == 0)
         #expect(rig.reuseRevocations == 0)
     }
 
@@ -91,7 +98,7 @@ struct SessionCrashTests {
         let child = try rig.startRefreshLoop(tag: "window", count: 1, killAtFirstAnswerTo: "token:refresh_token")
         // The launch signs in from the store without a request; the kill comes at the refresh.
         #expect(await child.remainingLines() == ["restored active"])
-        #expect(await child.exitCode() == SIGKILL)
+        await child.expectEnd(.killed)
         await rig.gate.closeAndDrain()
 
         let stored = try #require(try await FileCredentialStore(directory: rig.storeURL).load().session)
@@ -112,7 +119,7 @@ struct SessionCrashTests {
         let child = try rig.startRefreshLoop(tag: "window", count: 1, killAtFirstAnswerTo: "token:refresh_token")
         // The launch signs in from the store without a request; the kill comes at the refresh.
         #expect(await child.remainingLines() == ["restored active"])
-        #expect(await child.exitCode() == SIGKILL)
+        await child.expectEnd(.killed)
         await rig.gate.closeAndDrain()
 
         #expect(await rig.check(after: .active) == .recovered(.active(windowHit: true)))
@@ -134,7 +141,7 @@ struct SessionCrashTests {
         let child = try rig.startRefreshLoop(tag: "pending", count: 1, killAtFirstAnswerTo: "jwks.json")
         // The launch signs in from the store without a request; the kill comes at the refresh.
         #expect(await child.remainingLines() == ["restored active"])
-        #expect(await child.exitCode() == SIGKILL)
+        await child.expectEnd(.killed)
         await rig.gate.closeAndDrain()
 
         let stored = try #require(try await FileCredentialStore(directory: rig.storeURL).load().session)
@@ -158,7 +165,7 @@ struct SessionCrashTests {
 
         let child = try rig.startLifecycle(tag: "delete", seed: 1, refreshes: 0, killAtFirstAnswerTo: "disconnect")
         let lines = await child.remainingLines()
-        #expect(await child.exitCode() == SIGKILL)
+        await child.expectEnd(.killed)
         await rig.gate.closeAndDrain()
         #expect(lines.last == "io send disconnect")
         #expect(rig.provider.revokedChains.map(\.reason) == [.disconnect])

@@ -30,7 +30,7 @@ struct FileCredentialStoreCrossProcessTests {
         #expect(await child.waitForLine("released"))
         try await waiter.value
         #expect(await events.next() == "entered")
-        #expect(await child.exitCode() == 0)
+        await child.expectEnd(.exited(0))
     }
 
     @Test func leaseOfAKilledProcessIsFreed() async throws {
@@ -39,7 +39,7 @@ struct FileCredentialStoreCrossProcessTests {
         let child = try StoreToolProcess(tool: ["hold", directory.storePath])
         #expect(await child.waitForLine("held"))
         child.kill()
-        #expect(await child.exitCode() == SIGKILL)
+        await child.expectEnd(.killed)
         let store = FileCredentialStore(directory: directory.storeURL)
         #expect(try await store.withLease { "taken" } == "taken")
     }
@@ -63,7 +63,7 @@ struct FileCredentialStoreCrossProcessTests {
         }
         for child in children {
             #expect(await child.remainingLines() == ["done"])
-            #expect(await child.exitCode() == 0)
+            await child.expectEnd(.exited(0))
         }
         #expect(try await store.load().session?.rotation == UInt64((processes + 1) * rounds))
     }
@@ -87,7 +87,7 @@ struct FileCredentialStoreCrossProcessTests {
 
         let adopter = Task { try await store.withLease { log.record("adopter in") } }
         first.closeInput()
-        #expect(await first.exitCode() == 0)
+        await first.expectEnd(.exited(0))
         try await adopter.value
         var seen: [String] = []
         while let event = await events.next() {
@@ -101,7 +101,7 @@ struct FileCredentialStoreCrossProcessTests {
         let second = try StoreToolProcess(tool: ["hold", directory.storePath])
         #expect(await second.waitForLine("held"))
         second.closeInput()
-        #expect(await second.exitCode() == 0)
+        await second.expectEnd(.exited(0))
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "needs flock(1) from util-linux"))
@@ -113,10 +113,10 @@ struct FileCredentialStoreCrossProcessTests {
         let flock = URL(fileURLWithPath: "/usr/bin/flock")
         try await store.withLease {
             let probe = try StoreToolProcess(executable: flock, arguments: ["--nonblock", lockPath, "true"])
-            #expect(await probe.exitCode() == 1)
+            await probe.expectEnd(.exited(1))
         }
         let probe = try StoreToolProcess(executable: flock, arguments: ["--nonblock", lockPath, "true"])
-        #expect(await probe.exitCode() == 0)
+        await probe.expectEnd(.exited(0))
 
         let holder = try StoreToolProcess(executable: flock, arguments: [lockPath, "-c", "echo held; cat"])
         #expect(await holder.waitForLine("held"))
@@ -127,7 +127,7 @@ struct FileCredentialStoreCrossProcessTests {
         let waiter = Task { try await observed.withLease { log.record("entered") } }
         #expect(await events.next() == "blocked")
         holder.closeInput()
-        #expect(await holder.exitCode() == 0)
+        await holder.expectEnd(.exited(0))
         try await waiter.value
         #expect(await events.next() == "entered")
     }
@@ -152,7 +152,7 @@ struct FileCredentialStoreCrossProcessTests {
             child.kill()
             // Lines still in the pipe are saves that completed before the kill, too.
             reported += await child.remainingLines()
-            #expect(await child.exitCode() == SIGKILL)
+            await child.expectEnd(.killed)
             for line in reported {
                 let parts = line.split(separator: " ")
                 #expect(parts.first == "saved", "round \(round): \(line)")

@@ -1,6 +1,8 @@
+import ChildProcessSupport
 import Foundation
 import SessionKit
 import Synchronization
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +13,8 @@ import Synchronization
 /// A running `SessionKitStoreTool` (or another program), with its output as a stream of lines.
 ///
 /// Lines are read by a dedicated thread, so waiting for one suspends the test task instead of
-/// blocking a thread of the concurrency pool.
+/// blocking a thread of the concurrency pool. Standard error goes to a file of its own (see
+/// `ChildStandardError`), shown when the child ends unexpectedly.
 final class StoreToolProcess: Sendable {
     enum LaunchError: Error {
         case toolNotFound
@@ -21,6 +24,8 @@ final class StoreToolProcess: Sendable {
     private let input: FileHandle
     private let lines = LineBuffer()
     private let exit = ExitStatus()
+    /// What the child wrote on standard error, the runtime's crash backtrace included.
+    let standardError: ChildStandardError
 
     /// The store tool next to the test binary.
     static func toolURL() throws -> URL {
@@ -46,13 +51,13 @@ final class StoreToolProcess: Sendable {
         let outputPipe = Pipe()
         process.standardInput = inputPipe
         process.standardOutput = outputPipe
-        process.standardError = FileHandle.nullDevice
         self.process = process
         self.input = inputPipe.fileHandleForWriting
+        standardError = try ChildStandardError()
         let lines = lines
         let exit = exit
-        process.terminationHandler = { finished in exit.finish(finished.terminationStatus) }
-        try process.run()
+        process.terminationHandler = { finished in exit.finish(ChildTermination(finished)) }
+        try standardError.run(process)
         // Only the child should hold the pipe ends it uses.
         try? inputPipe.fileHandleForReading.close()
         let reading = outputPipe.fileHandleForReading
@@ -110,9 +115,20 @@ final class StoreToolProcess: Sendable {
         sendKill(process.processIdentifier)
     }
 
-    /// Waits for the process to exit and returns its status.
-    func exitCode() async -> Int32 {
+    /// Waits for the process to exit and returns how it ended.
+    func termination() async -> ChildTermination {
         await exit.wait()
+    }
+
+    /// Waits for the process to exit; an end other than `expected`, or a crash report on standard
+    /// error, is recorded as an issue that shows the child's standard error.
+    func expectEnd(_ expected: ChildTermination, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let termination = await termination()
+        if termination != expected || standardError.holdsCrashReport {
+            Issue.record(
+                "\(standardError.report(process.executableURL?.lastPathComponent ?? "the child", ended: termination)) (expected \(expected))",
+                sourceLocation: sourceLocation)
+        }
     }
 }
 
@@ -164,16 +180,16 @@ private final class LineBuffer: Sendable {
     }
 }
 
-/// The exit status of a child, awaited by any number of tasks.
+/// How a child ended, awaited by any number of tasks.
 private final class ExitStatus: Sendable {
     private struct State {
-        var status: Int32?
-        var waiters: [CheckedContinuation<Int32, Never>] = []
+        var status: ChildTermination?
+        var waiters: [CheckedContinuation<ChildTermination, Never>] = []
     }
 
     private let state = Locked(State())
 
-    func finish(_ status: Int32) {
+    func finish(_ status: ChildTermination) {
         let waiters = state.withLock { state in
             state.status = status
             defer { state.waiters = [] }
@@ -182,9 +198,9 @@ private final class ExitStatus: Sendable {
         for waiter in waiters { waiter.resume(returning: status) }
     }
 
-    func wait() async -> Int32 {
+    func wait() async -> ChildTermination {
         await withCheckedContinuation { continuation in
-            let status = state.withLock { state -> Int32? in
+            let status = state.withLock { state -> ChildTermination? in
                 if let status = state.status { return status }
                 state.waiters.append(continuation)
                 return nil
