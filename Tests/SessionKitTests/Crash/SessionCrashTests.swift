@@ -57,7 +57,8 @@ struct SessionCrashTests {
             if termination != .killed || child.standardError.holdsCrashReport {
                 // The backtrace the runtime printed for a crash of the child itself goes with the failure.
                 childFailure = "the child ended with \(termination)"
-                Issue.record("round \(round): \(child.standardError.report("SessionKitCrashTool", ended: termination))")
+                let report = child.standardError.report("SessionKitCrashTool", ended: termination)
+                Issue.record("round \(round): \(report)\nits last lines on standard output: \(lines.suffix(5))")
                 if termination.isCrash || child.standardError.holdsCrashReport { tally.childCrashes += 1 }
             }
             for line in lines {
