@@ -20,6 +20,9 @@ if [[ $# -ge 2 ]]; then
     export SESSIONKIT_CRASH_SEED=$2
 fi
 
+# A crash of the test process itself prints no register or memory contents either.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,interactive=no,color=no,registers=none,images=none,sanitize=yes}
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0

@@ -26,6 +26,10 @@ done
 
 step() { printf '\n==> %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 
+# A crash of a test process prints its backtrace without register or memory contents, which could
+# hold a token (the tests' child processes set the same for themselves).
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,interactive=no,color=no,registers=none,images=none,sanitize=yes}
+
 step "system packages"
 if ! pkg-config --exists openssl 2>/dev/null; then
     if [ "$(id -u)" = 0 ]; then
