@@ -23,7 +23,9 @@ final class StoreToolProcess: Sendable {
     private let process: Process
     /// The write end of the child's standard input, until ``closeInput()`` or the child's exit
     /// closes it. Left to deallocation, one such descriptor per child stayed open (measured), and
-    /// with about 1 360 of them `Process.run()` itself crashed in the crash test's process.
+    /// with about 1 360 of them `Process.run()` crashed the test process: on Linux it copies 256
+    /// bytes of every `/proc/self/fd` entry, which reads past glibc's 32 KiB directory buffer once
+    /// the entries fill it (swift-corelibs-foundation pull request 5472, not in Swift 6.3.1).
     private let input: InputEnd
     private let lines = LineBuffer()
     private let exit = ExitStatus()
