@@ -57,6 +57,7 @@ let package = Package(
             name: "SessionKitSecretService",
             dependencies: [
                 "SessionKit",
+                "SessionKitHandoffs",
                 .target(name: "CSessionKitSecret", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strict

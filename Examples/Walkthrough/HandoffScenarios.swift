@@ -131,4 +131,49 @@ extension Scenario {
             say.note("handle() threw: \(error)", at: env.clock.wallClockNow())
         }
     }
+
+    static let accessDeclinedBridged = Scenario(
+        name: "access-declined-bridged", summary: "1Password's own error enum, bridged to NSError, read as a decline by default"
+    ) {
+        env, say in
+        let bridged = SimulatedOnePassword.bridgedError(.declined)
+        let (handoff, _) = await accessHandoff(env, say, .failBridged(domain: bridged.domain, code: bridged.code))
+        say.note(
+            "the extension fails with OnePasswordAccessRequestError.declined; the share sheet hands over NSError "
+                + "(\(bridged.domain), \(bridged.code))",
+            at: env.clock.wallClockNow())
+        let outcome = try await handoff.request(reference)
+        say.note(
+            "the default error table reads it: outcome \(outcome), retry policy \(outcome.retryPolicy) "
+                + "(automatic retry allowed: \(outcome.retryPolicy.allowsAutomaticRetry))",
+            at: env.clock.wallClockNow())
+    }
+
+    static let importPartial = Scenario(
+        name: "import-partial", summary: "one bad credential in an export: kept whole with its reason, the rest imported"
+    ) {
+        env, say in
+        let exporter = SimulatedCredentialExporter(clock: env.clock)
+        var data = SimulatedCXFDocument.sample()
+        // A passkey without its private key, and a password typed `string` (accepted, noted).
+        let broken =
+            #"{"type":"passkey","credentialId":"Y3JlZA","rpId":"example.com","username":"alice","userDisplayName":"Alice","userHandle":"dQ"}"#
+        let lenient = #"{"type":"basic-auth","password":{"fieldType":"string","value":"walkthrough-password"}}"#
+        data.items.insert(.init(title: "Broken passkey", credentials: [.raw(broken)]), at: 1)
+        data.items.append(.init(title: "Loosely typed login", credentials: [.raw(lenient)]))
+        let token = exporter.offer(.serve(data.jsonBytes()))
+        let coordinator = await importCoordinator(env, say, exporter: exporter, ledger: InMemoryImportTokenLedger())
+        say.note("the exporter's data holds \(data.items.count) items; one passkey has no key", at: env.clock.wallClockNow())
+        let document = try await coordinator.handle(exporter.activity(for: token))
+        let imported = document.accounts.flatMap(\.items).filter { item in
+            !item.credentials.contains { if case .undecodable = $0 { true } else { false } }
+        }
+        say.note("imported \(imported.count) items whole: \(imported.map(\.title).joined(separator: ", "))", at: env.clock.wallClockNow())
+        for entry in document.allUndecodable {
+            say.note("kept for the app, not lost: \(entry)", at: env.clock.wallClockNow())
+        }
+        for leniency in document.leniencies {
+            say.note("accepted and noted: \(leniency)", at: env.clock.wallClockNow())
+        }
+    }
 }

@@ -130,25 +130,38 @@ enum HandoffFuzzTarget: String, CaseIterable {
 
     static let versions = [CXFVersion.v1, CXFVersion(major: 1, minor: 1)]
 
-    /// CXF data: what decodes is in a supported version, decodes again to the same document,
-    /// counts what it holds consistently, keeps opaque credentials as JSON objects of their
-    /// type, and holds only canonical base64url where the format says so.
+    /// CXF data: only a major version the app declares decodes, and then nothing is lost:
+    /// decoding is deterministic, every credential is counted once (typed, opaque or
+    /// undecodable), undecodable entries keep valid JSON and a problem inside their own path,
+    /// opaque credentials keep their type, identifiers and keys are canonical base64url even
+    /// when a lenient spelling was read, and every leniency names a member.
     static func fuzzCXF(_ bytes: [UInt8]) {
         let document: CXFDocument
         do {
             document = try CXFDocument.decode(bytes, supportedVersions: versions)
         } catch {
-            if case .unsupportedVersion(let found, _) = error { require(!versions.contains(found), "refused a supported version") }
+            if case .unsupportedVersion(let found, _) = error {
+                require(!versions.contains { $0.major == found.major }, "refused a supported major version")
+            }
             return
         }
-        require(versions.contains(document.version), "accepted an unsupported version")
+        require(versions.contains { $0.major == document.version.major }, "accepted an unsupported major version")
         require((try? CXFDocument.decode(bytes, supportedVersions: versions)) == document, "decoding is not deterministic")
         let credentials = document.accounts.flatMap(\.items).flatMap(\.credentials)
         let summary = document.summary
+        var undecodableCredentials = 0
+        for case .undecodable in credentials { undecodableCredentials += 1 }
         require(
-            summary.basicAuth + summary.passkeys + summary.totp + summary.notes + summary.opaque == credentials.count,
+            summary.credentials.values.reduce(0, +) + summary.opaque + undecodableCredentials == credentials.count,
             "the summary miscounts credentials")
+        require(summary.undecodable == document.allUndecodable.count, "the summary miscounts undecodable entries")
         require(summary.items == document.accounts.reduce(0) { $0 + $1.items.count }, "the summary miscounts items")
+        for entry in document.allUndecodable {
+            require((try? JSONParser.parse(Array(entry.json.value.utf8))) != nil, "an undecodable entry lost its JSON")
+            require(!entry.path.isEmpty, "an undecodable entry has no path")
+        }
+        require(document.leniencies.allSatisfy { !$0.path.isEmpty }, "a leniency names no member")
+        let canonical = { (text: String) in (try? Base64URL.decode(text)).map(Base64URL.encode) == text }
         for credential in credentials {
             switch credential {
             case .opaque(let opaque):
@@ -157,12 +170,14 @@ enum HandoffFuzzTarget: String, CaseIterable {
                 }
                 require(object["type"] == .string(opaque.type), "opaque JSON lost its type")
             case .passkey(let passkey):
-                for text in [passkey.credentialID, passkey.userHandle, passkey.key.value] {
-                    require((try? Base64URL.decode(text)).map(Base64URL.encode) == text, "non-canonical base64url accepted")
-                }
+                require(
+                    [passkey.credentialID, passkey.userHandle, passkey.key.value].allSatisfy(canonical), "non-canonical base64url kept")
+            case .sshKey(let key):
+                require(canonical(key.privateKey.value), "non-canonical base64url kept")
             case .totp(let totp):
-                require((1...3600).contains(totp.period) && (1...10).contains(totp.digits), "TOTP parameters out of range")
-            case .basicAuth, .note:
+                require((1...255).contains(totp.period) && (1...255).contains(totp.digits), "TOTP parameters out of range")
+                require(!totp.secret.value.contains(" "), "a Base32 secret kept its spaces")
+            default:
                 break
             }
         }

@@ -56,3 +56,10 @@ public final class InMemoryImportTokenLedger: ImportTokenLedger {
         return try result.get()
     }
 }
+
+extension InMemoryCredentialStore: ImportTokenLedgerProviding {
+    /// A new ``InMemoryImportTokenLedger``; keep the one returned to play a relaunch.
+    public func makeImportTokenLedger() -> any ImportTokenLedger {
+        InMemoryImportTokenLedger()
+    }
+}

@@ -20,8 +20,12 @@ public struct SimulatedCXFDocument: Sendable, Hashable, CustomStringConvertible,
         case totp(secret: String, issuer: String, algorithm: String)
         /// `note`.
         case note(String)
-        /// A type this library does not model, such as `credit-card`.
+        /// A credential of `type` with one concealed member, `number` (for `credit-card`, the
+        /// card number; for a type from a later version, kept opaque).
         case other(type: String)
+        /// A credential written exactly as this JSON object text, for data that breaks the
+        /// format's rules the way a real exporter might.
+        case raw(String)
     }
 
     /// One item: a title and its credentials.
@@ -49,8 +53,8 @@ public struct SimulatedCXFDocument: Sendable, Hashable, CustomStringConvertible,
         self.items = items
     }
 
-    /// A login (with URLs and an Android app), a passkey, a TOTP, a note and a credit card (kept
-    /// opaque), each as its own item.
+    /// A login (with URLs and an Android app), a passkey, a TOTP, a note and a credit card, each
+    /// as its own item.
     public static func sample(version: CXFVersion = .v1) -> SimulatedCXFDocument {
         SimulatedCXFDocument(
             version: version,
@@ -92,6 +96,7 @@ public struct SimulatedCXFDocument: Sendable, Hashable, CustomStringConvertible,
         case .totp: "totp"
         case .note: "note"
         case .other(let type): type
+        case .raw: "raw"
         }
     }
 
@@ -138,6 +143,8 @@ public struct SimulatedCXFDocument: Sendable, Hashable, CustomStringConvertible,
             return "{\"type\":\"note\",\"content\":\(field("string", text))}"
         case .other(let type):
             return "{\"type\":\(JSONWriter.quoted(type)),\"number\":{\"fieldType\":\"concealed-string\",\"value\":\"4111111111111111\"}}"
+        case .raw(let json):
+            return json
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SessionKit
 import SessionKitHandoffs
 import SessionKitJOSE
@@ -5,13 +6,20 @@ import SessionKitJOSE
 /// An `AccessRequestPresenter` that plays 1Password from a script instead of showing the share
 /// sheet.
 ///
-/// Each request is first read the way 1Password reads it (strict JSON, `version`, a non-empty
-/// `accessRequestReference`), answering with the matching protocol error when that fails; then
-/// the next scripted ``SimulatedOnePasswordAnswer`` decides: grant chosen entries (with or without
-/// `entryId`, in either reference shape), a grant in another state, decline, fail with each
-/// error, close without a choice, never answer, or answer after a delay of simulated time. Errors
-/// are reported in ``errorDomain`` and read with ``errorTable``, as the Apple adapter reads the
-/// real extension's. ``log`` records every request without its reference.
+/// Each request is first read the way 1Password reads it: a request that is not strict JSON with
+/// a numeric `version` and a non-empty string `accessRequestReference` is answered with
+/// `requestDecodeFailure` ("the request is malformed, or 1Password couldn't read its access
+/// request reference"), another version with `unsupportedVersion`. Then the next scripted
+/// ``SimulatedOnePasswordAnswer`` decides: grant chosen entries (with or without `entryId`, in
+/// either reference shape), a grant in another state, decline, fail with each error (`missingRequest`,
+/// "none of the shared items contained an access request", only when scripted), close without a
+/// choice, never answer, or answer after a delay of simulated time.
+///
+/// Errors are reported the way 1Password's extension reports them: as its Swift enum
+/// `OnePasswordAccessRequestError` bridged to an `NSError` (domain ``errorDomain``, code the
+/// case's position), read back with ``errorTable`` through
+/// `AccessRequestReportedError(bridging:table:)`, exactly as the Apple adapter reads the sheet's
+/// error. ``log`` records every request without its reference.
 ///
 /// ```swift
 /// let onePassword = SimulatedOnePassword(clock: clock)
@@ -19,17 +27,21 @@ import SessionKitJOSE
 /// let handoff = AccessRequestHandoff(presenter: onePassword, clock: clock)
 /// ```
 public final class SimulatedOnePassword: AccessRequestPresenter {
-    /// The domain of the errors the simulator reports.
-    public static let errorDomain = "SimulatedOnePassword.AccessRequestError"
+    /// The domain of the errors the simulator reports: the module-qualified name of 1Password's
+    /// error enum, as Swift's bridging writes it.
+    public static let errorDomain = "OnePassword." + AccessRequestErrorTable.bridgedTypeName
 
-    /// The number each protocol error is reported with in ``errorDomain``.
-    public static let errorNumbers: [AccessRequestErrorCode: Int] = [
-        .requestDecodeFailure: 1, .missingRequest: 2, .unsupportedVersion: 3, .declined: 4, .internalError: 5,
-    ]
+    /// The code each protocol error is reported with in ``errorDomain``: its case's position.
+    public static let errorNumbers: [AccessRequestErrorCode: Int] = Dictionary(
+        uniqueKeysWithValues: AccessRequestErrorTable.bridgedCaseOrder.enumerated().map { ($0.element, $0.offset) })
 
-    /// What each error number in ``errorDomain`` means.
-    public static let errorTable = AccessRequestErrorTable(
-        domain: errorDomain, codes: Dictionary(uniqueKeysWithValues: errorNumbers.map { ($0.value, $0.key) }))
+    /// How the simulator reads its errors back: the library's default table.
+    public static let errorTable = AccessRequestErrorTable.onePassword
+
+    /// The error 1Password's extension fails with for `code`, as Swift bridges it to Foundation.
+    public static func bridgedError(_ code: AccessRequestErrorCode) -> NSError {
+        NSError(domain: errorDomain, code: errorNumbers[code] ?? -1)
+    }
 
     private struct State {
         var answers: [SimulatedOnePasswordAnswer]
@@ -115,6 +127,9 @@ public final class SimulatedOnePassword: AccessRequestPresenter {
             return Self.failure(code)
         case .failUnrecognized(let domain, let number):
             return AccessRequestCompletion(completed: false, error: AccessRequestReportedError(domain: domain, number: number))
+        case .failBridged(let domain, let code):
+            return AccessRequestCompletion(
+                completed: false, error: AccessRequestReportedError(bridging: NSError(domain: domain, code: code), table: Self.errorTable))
         case .closeWithoutChoosing:
             return AccessRequestCompletion(completed: false)
         case .completeWithoutGrant:
@@ -134,7 +149,8 @@ public final class SimulatedOnePassword: AccessRequestPresenter {
 
     // MARK: Reading and writing the wire
 
-    /// The request's version and reference as 1Password reads them, or the error it answers.
+    /// The request's version and reference as 1Password reads them, or the error it answers: a
+    /// request it cannot read, or whose reference it cannot read, is `requestDecodeFailure`.
     private static func read(_ bytes: [UInt8]) -> (version: Int?, reference: String?, problem: AccessRequestErrorCode?) {
         guard let object = try? JSONParser.parseObject(bytes) else { return (nil, nil, .requestDecodeFailure) }
         guard case .number(let number)? = object["version"], number == number.rounded(), abs(number) < 1e9 else {
@@ -143,14 +159,13 @@ public final class SimulatedOnePassword: AccessRequestPresenter {
         let version = Int(number)
         guard version == AccessRequest.protocolVersion else { return (version, nil, .unsupportedVersion) }
         guard case .string(let reference)? = object["accessRequestReference"], !reference.isEmpty else {
-            return (version, nil, .missingRequest)
+            return (version, nil, .requestDecodeFailure)
         }
         return (version, reference, nil)
     }
 
     private static func failure(_ code: AccessRequestErrorCode) -> AccessRequestCompletion {
-        let reported = errorTable.recognize(AccessRequestReportedError(domain: errorDomain, number: errorNumbers[code] ?? 0))
-        return AccessRequestCompletion(completed: false, error: reported)
+        AccessRequestCompletion(completed: false, error: AccessRequestReportedError(bridging: bridgedError(code), table: errorTable))
     }
 
     private static func completion(grant bytes: [UInt8]) -> AccessRequestCompletion {

@@ -15,8 +15,12 @@ public indirect enum SimulatedOnePasswordAnswer: Sendable, Hashable, CustomStrin
     /// The extension fails with `code` (`requestDecodeFailure`, `missingRequest`,
     /// `unsupportedVersion`, `internalError`).
     case fail(AccessRequestErrorCode)
-    /// The extension fails with an error the protocol does not name.
+    /// The extension fails with an error the protocol does not name (reported as is, unread).
     case failUnrecognized(domain: String, number: Int)
+    /// The extension fails with an `NSError` of `domain` and `code`, read through the
+    /// simulator's table as the Apple adapter reads the sheet's error: a domain ending in
+    /// `.OnePasswordAccessRequestError` with a code 0...4 is one of the protocol's errors.
+    case failBridged(domain: String, code: Int)
     /// The person closes the sheet without choosing 1Password.
     case closeWithoutChoosing
     /// Another activity completes and returns nothing.
@@ -42,6 +46,7 @@ public indirect enum SimulatedOnePasswordAnswer: Sendable, Hashable, CustomStrin
         case .decline: "decline"
         case .fail(let code): "fail with \(code)"
         case .failUnrecognized(let domain, let number): "fail with \(domain) \(number)"
+        case .failBridged(let domain, let code): "fail with bridged \(domain) \(code)"
         case .closeWithoutChoosing: "close without choosing"
         case .completeWithoutGrant: "complete without a grant"
         case .grantBytes(let bytes): "grant bytes (\(bytes.count))"

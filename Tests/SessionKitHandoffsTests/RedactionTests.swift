@@ -65,7 +65,14 @@ import Testing
             ("CXFAccount", document.accounts[0]), ("CXFItem", item), ("CXFCredentialScope", item.scope as Any),
             ("CXFSummary", document.summary), ("CXFVersion", document.version),
             ("CXFDecodingError", CXFDecodingError.invalidValue("accounts[0].items[0].credentials[0].key")),
-            ("CredentialImportError", CredentialImportError.unsupportedVersion(found: .v1, supported: [.v1])),
+            (
+                "CredentialImportError",
+                CredentialImportError.unsupportedVersion(found: .v1, supported: [.v1], payload: CredentialExchangePayload(bytes))
+            ),
+            (
+                "CredentialImportError.invalidData",
+                CredentialImportError.invalidData(.invalidJSON, payload: CredentialExchangePayload(bytes))
+            ),
             ("CredentialImportEvent", CredentialImportEvent.imported(document.summary)),
             (
                 "ImportTokenLedgerRecord",
@@ -78,17 +85,49 @@ import Testing
         ]
         for credential in item.credentials {
             values.append(("CXFCredential.\(credential.type)", credential))
-            switch credential {
-            case .basicAuth(let login):
-                values += [("CXFBasicAuthCredential", login), ("CXFField<Secret>", login.password as Any)]
-            case .passkey(let passkey): values.append(("CXFPasskeyCredential", passkey))
-            case .totp(let totp): values += [("CXFTOTPCredential", totp), ("CXFTOTPCredential.Algorithm", totp.algorithm)]
-            case .note(let note): values.append(("CXFNoteCredential", note))
-            case .opaque(let opaque): values.append(("CXFOpaqueCredential", opaque))
-            }
+            if case .totp(let totp) = credential { values.append(("CXFTOTPCredential.Algorithm", totp.algorithm)) }
+            if let payload = Mirror(reflecting: credential).children.first?.value { values.append(("\(type(of: payload))", payload)) }
         }
         #expect(item.credentials.count == 5)
         for (name, value) in values { expectNoLeak(value, name) }
+    }
+
+    @Test func everyCredentialTypeAndEveryDiagnosticOfAnExport() throws {
+        let secrets = ExporterFixtures.secrets + Fixtures.secrets
+        let full = try CXFDocument.decode(Array(ExporterFixtures.full.utf8))
+        var values: [(String, Any)] = [("CXFDocument (every type)", full), ("CXFCollection", full.accounts[0].collections[0])]
+        values.append(("CXFLinkedItem", full.accounts[0].collections[0].items[0]))
+        values.append(("CXFExtension", full.accounts[0].items[0].extensions[0]))
+        for credential in full.accounts[0].items[0].credentials {
+            values.append(("CXFCredential.\(credential.type)", credential))
+            if let payload = Mirror(reflecting: credential).children.first?.value { values.append(("\(type(of: payload))", payload)) }
+        }
+        if case .passkey(let passkey) = full.accounts[0].items[0].credentials[11], let extensions = passkey.fido2Extensions {
+            values += [
+                ("CXFPasskeyCredential.Extensions", extensions), ("HMACCredentials", extensions.hmacCredentials as Any),
+                ("LargeBlob", extensions.largeBlob as Any),
+            ]
+        }
+        // Every credential broken (a wrong `fieldType` on a concealed member, or a missing
+        // required one), so each is kept raw with its secrets inside.
+        let broken = ExporterFixtures.full.replacingOccurrences(of: #""fieldType":"concealed-string""#, with: #""fieldType":"date""#)
+            .replacingOccurrences(of: #""type":"generated-password","password""#, with: #""type":"generated-password","pass""#)
+            .replacingOccurrences(of: #""privateKey""#, with: #""private""#).replacingOccurrences(of: #""key":"#, with: #""ke":"#)
+        let lenient = ExporterFixtures.full.replacingOccurrences(of: #""fieldType":"concealed-string""#, with: #""fieldType":"string""#)
+        let damaged = try CXFDocument.decode(Array(broken.utf8))
+        let kept = try CXFDocument.decode(Array(lenient.utf8))
+        #expect(damaged.allUndecodable.count >= 6)
+        #expect(!kept.leniencies.isEmpty)
+        values += [("CXFDocument (damaged)", damaged), ("CXFDocument (lenient)", kept), ("CXFUndecoded", damaged.allUndecodable)]
+        values += [
+            ("CXFLeniency", kept.leniencies), ("CXFLeniency.Kind", CXFLeniency.Kind.allCases),
+            ("CXFFieldType", CXFFieldType.concealedString),
+        ]
+        values += [("CXFSummary", damaged.summary), ("CXFJSONEncoding", CXFJSONEncoding.makeEncoder())]
+        for (name, value) in values {
+            let leaks = Rendering.leaks(of: value, secrets: secrets)
+            #expect(leaks.isEmpty, "\(name) shows \(leaks.count) secret(s)")
+        }
     }
 
     @Test func actorsAndSimulatorsInTheMiddleOfTheirWork() async throws {

@@ -130,6 +130,21 @@
             }
         }
 
+        // MARK: Auxiliary items
+
+        /// Reads another item of the store's service (`account` beside the credential record),
+        /// such as a used-token ledger; nil when there is none.
+        package func loadAuxiliaryItem(account: String) async throws(CredentialStoreError) -> [UInt8]? {
+            let item = Item(service: service, account: account, accessGroup: accessGroup)
+            return try await Self.perform(on: queue) { () throws(CredentialStoreError) in try Self.read(item) }
+        }
+
+        /// Replaces another item of the store's service, with the record's accessibility.
+        package func saveAuxiliaryItem(_ bytes: [UInt8], account: String) async throws(CredentialStoreError) {
+            let item = Item(service: service, account: account, accessGroup: accessGroup)
+            try await Self.perform(on: queue) { () throws(CredentialStoreError) in try Self.write(bytes, to: item) }
+        }
+
         // MARK: Keychain calls
 
         private static func read(_ item: Item) throws(CredentialStoreError) -> [UInt8]? {

@@ -6,11 +6,15 @@ extension AccessGrant {
 
     /// Decodes a grant strictly.
     ///
-    /// `path` and `state` are required; `resolved` is a list (absent means empty) of objects with
-    /// an optional string `entryId` and a `reference` that is either `{"reference": "<string>"}`
-    /// (today's protocol) or the string itself (a later version). Two entries with the same
-    /// `entryId` are refused, since matching by id would be ambiguous. Unknown members are
-    /// ignored; anything else that does not fit is a typed error, never a crash.
+    /// `path`, `state` and `resolved` are required, as in 1Password's own type; `resolved` is a
+    /// list (possibly empty) of objects with an optional string `entryId` and a `reference` that
+    /// is either `{"reference": "<string>"}` (today's protocol) or the string itself (a later
+    /// version). Unknown members are ignored; anything else that does not fit is a typed error,
+    /// never a crash.
+    ///
+    /// Two entries with the same `entryId` are refused, where 1Password's sample would keep one
+    /// of them: matching by id must be exact, and guessing which of two logins answers a
+    /// requested entry could hand the app the wrong credential.
     public static func decode(_ bytes: [UInt8]) throws(AccessGrantDecodingError) -> AccessGrant {
         guard bytes.count <= maximumSize else { throw .tooLarge }
         let object: JSONObject
@@ -26,9 +30,9 @@ extension AccessGrant {
             let fields = JSONFields(object, path: "")
             path = try fields.string("path")
             stateName = try fields.string("state")
-            // Absent means no entries; anything present, `null` included, must be a list.
+            // Required, as in 1Password's type; `null` is not a list.
             if case .null? = object["resolved"] { throw .wrongType("resolved") }
-            for entry in try fields.optionalObjects("resolved") {
+            for entry in try fields.objects("resolved") {
                 entries.append(Entry(entryID: try entryID(entry), reference: try reference(entry)))
             }
         } catch {

@@ -9,7 +9,7 @@ public enum AccessGrantDecodingError: Error, Sendable, Hashable, CustomStringCon
     case invalidJSON
     /// JSON, but not an object.
     case notAnObject
-    /// A required member is absent.
+    /// A required member is absent (`path`, `state` or `resolved`).
     case missingField(String)
     /// A member has the wrong JSON type (a non-list `resolved`, a number for a string).
     case wrongType(String)
@@ -19,8 +19,6 @@ public enum AccessGrantDecodingError: Error, Sendable, Hashable, CustomStringCon
     case unknownState
     /// Two entries name the same `entryId`, so matching by id would be ambiguous.
     case duplicateEntryID
-    /// More than one returned attachment carries a grant.
-    case multipleGrants
 
     /// The rule that was broken.
     public var description: String {
@@ -33,7 +31,6 @@ public enum AccessGrantDecodingError: Error, Sendable, Hashable, CustomStringCon
         case .invalidValue(let path): "the grant's \(path) has an invalid value"
         case .unknownState: "the grant's state is not a known state"
         case .duplicateEntryID: "the grant names an entryId twice"
-        case .multipleGrants: "more than one returned item carries a grant"
         }
     }
 }

@@ -5,16 +5,22 @@ public struct AccessRequestAttachment: Sendable, Hashable, CustomStringConvertib
     public var typeIdentifiers: [String]
     /// The bytes loaded for ``AccessGrant/typeIdentifier`` (only grant attachments are loaded).
     public var data: [UInt8]?
+    /// Whether the platform says the attachment conforms to ``AccessGrant/typeIdentifier``
+    /// (`NSItemProvider.hasItemConformingToTypeIdentifier(_:)`), as 1Password's sample checks,
+    /// even when it is registered under a more specific type.
+    public var conformsToGrantType: Bool
 
     /// Creates an attachment.
-    public init(typeIdentifiers: [String], data: [UInt8]? = nil) {
+    public init(typeIdentifiers: [String], data: [UInt8]? = nil, conformsToGrantType: Bool = false) {
         self.typeIdentifiers = typeIdentifiers
         self.data = data
+        self.conformsToGrantType = conformsToGrantType
     }
 
-    /// Whether this attachment carries an access grant, so its data must be loaded.
+    /// Whether this attachment carries an access grant, so its data must be loaded: registered
+    /// under the grant's type, or conforming to it.
     public var carriesGrant: Bool {
-        typeIdentifiers.contains(AccessGrant.typeIdentifier)
+        conformsToGrantType || typeIdentifiers.contains(AccessGrant.typeIdentifier)
     }
 
     /// Types and size only: the bytes hold credential references.

@@ -18,7 +18,8 @@ public struct AccessRequestCompletion: Sendable, Hashable {
         self.error = error
     }
 
-    /// The loaded bytes of every attachment that carries a grant, in item order.
+    /// The loaded bytes of every attachment that carries a grant, in item order; the first one
+    /// is the answer.
     public var grantData: [[UInt8]] {
         returnedItems.flatMap(\.attachments).filter(\.carriesGrant).compactMap(\.data)
     }

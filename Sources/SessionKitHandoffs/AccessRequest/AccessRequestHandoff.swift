@@ -6,8 +6,8 @@
 /// waits on the injected clock, so tests drive it in simulated time.
 ///
 /// ```swift
-/// let handoff = AccessRequestHandoff(presenter: OnePasswordSharePresenter(from: viewController),
-///                                    clock: ContinuousClock(), timeout: .seconds(600))
+/// let presenter = OnePasswordSharePresenter { [weak viewController] in viewController }
+/// let handoff = AccessRequestHandoff(presenter: presenter, clock: ContinuousClock(), timeout: .seconds(600))
 /// let outcome = try await handoff.request(AccessRequestReference(referenceFromServer))
 /// if case .granted(let grant) = outcome {
 ///     let match = grant.match(requestedEntryIDs: ["github", "aws"])

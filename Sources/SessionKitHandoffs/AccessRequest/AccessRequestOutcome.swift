@@ -16,14 +16,25 @@ public enum AccessRequestOutcome: Sendable, Hashable, CustomStringConvertible {
     /// An activity completed but returned no grant.
     case grantMissing
 
-    /// Decides what a share-sheet completion means.
+    /// Decides what a share-sheet completion means, as 1Password's sample code does.
     ///
-    /// A reported error wins: `declined` is ``declined``, the other protocol errors are failures
-    /// with that cause, an unknown error is an unrecognized failure. Without an error, a sheet
-    /// that did not complete was closed without a choice. A completed one must return exactly one
-    /// grant attachment, decoded strictly; its state decides between ``granted(_:)`` and
-    /// ``notGranted(_:)``.
+    /// A completed sheet that returned a grant attachment is answered by that grant, even if an
+    /// error came along: the grant is 1Password's answer. The first grant attachment in item
+    /// order counts (1Password returns one). Otherwise a reported error decides: `declined` is
+    /// ``declined``, the other protocol errors are failures with that cause, an unknown error is
+    /// an unrecognized failure. Without either, a sheet that did not complete was closed without
+    /// a choice, and a completed one returned no grant. The grant is decoded strictly; its state
+    /// decides between ``granted(_:)`` and ``notGranted(_:)``.
     public init(_ completion: AccessRequestCompletion) {
+        if completion.completed, let data = completion.grantData.first {
+            do {
+                let grant = try AccessGrant.decode(data)
+                self = grant.state == .resolved ? .granted(grant) : .notGranted(grant)
+            } catch {
+                self = .failed(.unreadableGrant(error))
+            }
+            return
+        }
         if let error = completion.error {
             switch error.code {
             case .declined?: self = .declined
@@ -35,25 +46,7 @@ public enum AccessRequestOutcome: Sendable, Hashable, CustomStringConvertible {
             }
             return
         }
-        guard completion.completed else {
-            self = .cancelled
-            return
-        }
-        let grants = completion.grantData
-        guard let data = grants.first else {
-            self = .grantMissing
-            return
-        }
-        guard grants.count == 1 else {
-            self = .failed(.unreadableGrant(.multipleGrants))
-            return
-        }
-        do {
-            let grant = try AccessGrant.decode(data)
-            self = grant.state == .resolved ? .granted(grant) : .notGranted(grant)
-        } catch {
-            self = .failed(.unreadableGrant(error))
-        }
+        self = completion.completed ? .grantMissing : .cancelled
     }
 
     /// The grant, when 1Password returned one.

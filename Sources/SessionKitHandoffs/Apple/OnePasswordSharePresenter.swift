@@ -10,7 +10,7 @@
     /// ``AccessRequestCompletion``.
     ///
     /// ```swift
-    /// let presenter = OnePasswordSharePresenter(errorTable: table) { [weak self] in self }
+    /// let presenter = OnePasswordSharePresenter { [weak self] in self }   // 1Password's errors known by default
     /// let handoff = AccessRequestHandoff(presenter: presenter, clock: ContinuousClock())
     /// ```
     public struct OnePasswordSharePresenter: AccessRequestPresenter {
@@ -21,8 +21,9 @@
         private let errorTable: AccessRequestErrorTable
 
         /// Creates a presenter that shows the sheet from `anchor`'s view controller and reads the
-        /// extension's errors with `errorTable`.
-        public init(errorTable: AccessRequestErrorTable = AccessRequestErrorTable(), presentingFrom anchor: @escaping Anchor) {
+        /// extension's errors with `errorTable` (by default 1Password's bridged
+        /// `OnePasswordAccessRequestError`, see ``AccessRequestErrorTable/onePassword``).
+        public init(errorTable: AccessRequestErrorTable = .onePassword, presentingFrom anchor: @escaping Anchor) {
             self.anchor = anchor
             self.errorTable = errorTable
         }
@@ -80,10 +81,7 @@
         /// Turns the sheet's report into a completion; only grant attachments are loaded.
         private func closed(completed: Bool, returnedItems: [Any]?, error: (any Error)?) {
             let items = (returnedItems ?? []).compactMap { $0 as? NSExtensionItem }
-            let reported = error.map { error in
-                let bridged = error as NSError
-                return errorTable.recognize(AccessRequestReportedError(domain: bridged.domain, number: bridged.code))
-            }
+            let reported = error.map { AccessRequestReportedError(bridging: $0, table: errorTable) }
             Task {
                 let returned = await Self.returnedItems(items)
                 finish(.success(AccessRequestCompletion(completed: completed, returnedItems: returned, error: reported)))
@@ -121,7 +119,9 @@
             for item in items {
                 var attachments: [AccessRequestAttachment] = []
                 for provider in item.attachments ?? [] {
-                    var attachment = AccessRequestAttachment(typeIdentifiers: provider.registeredTypeIdentifiers)
+                    var attachment = AccessRequestAttachment(
+                        typeIdentifiers: provider.registeredTypeIdentifiers,
+                        conformsToGrantType: provider.hasItemConformingToTypeIdentifier(AccessGrant.typeIdentifier))
                     if attachment.carriesGrant { attachment.data = await loadGrant(provider) }
                     attachments.append(attachment)
                 }

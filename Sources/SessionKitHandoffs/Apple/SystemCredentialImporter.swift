@@ -8,6 +8,9 @@
     /// The system's credential import: `ASCredentialImportManager.importCredentials(token:)`, its
     /// result re-encoded as Credential Exchange Format JSON (Apple's `Codable` form of
     /// `ASExportedCredentialData` is the CXF structure) for the cross-platform decoder.
+    ///
+    /// The encoder is ``CXFJSONEncoding/makeEncoder()``: UNIX-seconds dates, as Apple documents
+    /// for these types, and base64url data; its output is checked on Linux against fixtures.
     @available(iOS 26.0, macOS 26.0, visionOS 26.0, *)
     public struct SystemCredentialImporter: CredentialImporter {
         /// Creates the importer.
@@ -17,7 +20,7 @@
         public func importCredentials(token: CredentialImportToken) async throws(CredentialImporterError) -> CredentialExchangePayload {
             do {
                 let data = try await ASCredentialImportManager().importCredentials(token: token.uuid)
-                return CredentialExchangePayload([UInt8](try JSONEncoder().encode(data)))
+                return CredentialExchangePayload([UInt8](try CXFJSONEncoding.makeEncoder().encode(data)))
             } catch is CancellationError {
                 throw .cancelled
             } catch {

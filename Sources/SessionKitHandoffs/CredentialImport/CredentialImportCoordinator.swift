@@ -15,7 +15,7 @@ import SessionKit
 ///
 /// ```swift
 /// let coordinator = CredentialImportCoordinator(
-///     importer: SystemCredentialImporter(), ledger: FileImportTokenLedger(besides: store),
+///     importer: SystemCredentialImporter(), ledger: store.makeImportTokenLedger(),
 ///     intake: .system, clock: ContinuousClock(), timeout: .seconds(120))
 /// // onContinueUserActivity(ASCredentialExchangeActivity) { activity in
 /// let document = try await coordinator.handle(CredentialImportActivity(activity))
@@ -91,9 +91,13 @@ public actor CredentialImportCoordinator<C: Clock> where C.Duration == Duration 
 
     /// Imports with `token`, at most once per token.
     ///
-    /// Throws ``CredentialImportError/alreadyUsed`` for a token imported before,
-    /// ``CredentialImportError/unsupportedVersion(found:supported:)`` for data in an undeclared
-    /// version, and ``CredentialImportError/cancelled`` when the calling task is cancelled (the
+    /// The document loses nothing: entries that break the format's rules come back kept whole
+    /// (``CXFDocument/allUndecodable``) beside everything else. Throws
+    /// ``CredentialImportError/alreadyUsed`` for a token imported before,
+    /// ``CredentialImportError/unsupportedVersion(found:supported:payload:)`` for data in an
+    /// undeclared major version and ``CredentialImportError/invalidData(_:payload:)`` for data that
+    /// is not the format at all (both hand over the data that arrived, once, as an opaque
+    /// payload), and ``CredentialImportError/cancelled`` when the calling task is cancelled (the
     /// import is abandoned once no caller waits for it; its token stays spent).
     public func importCredentials(with token: CredentialImportToken) async throws(CredentialImportError) -> CXFDocument {
         lastCaller += 1
@@ -191,9 +195,9 @@ public actor CredentialImportCoordinator<C: Clock> where C.Duration == Duration 
             return .success(try CXFDocument.decode(payload.bytes, supportedVersions: versions))
         } catch {
             if case .unsupportedVersion(let found, let supported) = error {
-                return .failure(.unsupportedVersion(found: found, supported: supported))
+                return .failure(.unsupportedVersion(found: found, supported: supported, payload: payload))
             }
-            return .failure(.invalidData(error))
+            return .failure(.invalidData(error, payload: payload))
         }
     }
 }

@@ -29,13 +29,21 @@ import Testing
         #expect(try AccessGrant.decode(Fixtures.grant(state: state.rawValue, resolved: "[]")).state == state)
     }
 
-    @Test func ignoresUnknownMembersAndTreatsMissingOrNullOptionalsAsAbsent() throws {
+    @Test func ignoresUnknownMembersAndTreatsNullOptionalsAsAbsent() throws {
         let json =
             #"{"path":"p","state":"pending","future":{"nested":[1,2]},"#
             + #""resolved":[{"entryId":null,"reference":{"reference":"r","kind":"login"},"extra":true}]}"#
         let grant = try AccessGrant.decode(Array(json.utf8))
         #expect(grant.resolved == [AccessGrant.Entry(entryID: nil, reference: CredentialReference("r"))])
-        #expect(try AccessGrant.decode(Array(#"{"path":"p","state":"denied"}"#.utf8)).resolved.isEmpty)
+        #expect(try AccessGrant.decode(Array(#"{"path":"p","state":"denied","resolved":[]}"#.utf8)).resolved.isEmpty)
+    }
+
+    @Test func resolvedIsRequiredAsInOnePasswordsType() {
+        for state in AccessGrant.State.allCases {
+            #expect(throws: AccessGrantDecodingError.missingField("resolved")) {
+                try AccessGrant.decode(Array(#"{"path":"p","state":"\#(state.rawValue)"}"#.utf8))
+            }
+        }
     }
 
     @Test(arguments: [
@@ -45,7 +53,7 @@ import Testing
         (#"{"path":"p","state":"RESOLVED","resolved":[]}"#, .unknownState),
         (#"{"path":"p","state":"resolved","resolved":{"entryId":"a"}}"#, .wrongType("resolved")),
         (#"{"path":"p","state":"resolved","resolved":null}"#, .wrongType("resolved")),
-        (#"{"path":1,"state":"resolved"}"#, .wrongType("path")),
+        (#"{"path":1,"state":"resolved","resolved":[]}"#, .wrongType("path")),
         (#"{"path":"p","state":true}"#, .wrongType("state")),
         (#"{"path":"p","state":"resolved","resolved":["r"]}"#, .wrongType("resolved[0]")),
         (#"{"path":"p","state":"resolved","resolved":[{"entryId":"a"}]}"#, .missingField("resolved[0].reference")),

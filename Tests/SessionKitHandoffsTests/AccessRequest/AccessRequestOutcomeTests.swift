@@ -61,10 +61,20 @@ import Testing
         #expect(outcome.retryPolicy == .doNotRetry)
     }
 
-    @Test func anErrorWinsOverReturnedItems() {
+    @Test func aCompletedSheetWithAGrantIsAnsweredByTheGrantEvenWithAnError() {
         var completion = completed([grantAttachment()])
         completion.error = AccessRequestReportedError(domain: "d", number: 1, code: .declined)
+        guard case .granted = AccessRequestOutcome(completion) else {
+            Issue.record("the error won over 1Password's grant")
+            return
+        }
+        // Without a grant, or when the sheet did not complete, the error decides.
+        completion.returnedItems = []
         #expect(AccessRequestOutcome(completion) == .declined)
+        completion = completed([grantAttachment()])
+        completion.completed = false
+        completion.error = AccessRequestReportedError(domain: "d", number: 1, code: .internalError)
+        #expect(AccessRequestOutcome(completion) == .failed(.internalError))
     }
 
     @Test func closingWithoutAChoiceIsCancelled() {
@@ -91,10 +101,27 @@ import Testing
         }
     }
 
-    @Test func anUnreadableOrAmbiguousGrantIsAFailure() {
+    @Test func anUnreadableGrantIsAFailure() {
         #expect(AccessRequestOutcome(completed([grantAttachment(Array("{".utf8))])) == .failed(.unreadableGrant(.invalidJSON)))
-        #expect(AccessRequestOutcome(completed([grantAttachment()], [grantAttachment()])) == .failed(.unreadableGrant(.multipleGrants)))
         #expect(AccessRequestOutcome(completed([grantAttachment(Array("{".utf8))])).retryPolicy == .doNotRetry)
+    }
+
+    @Test func theFirstGrantAttachmentIsTheAnswerAsInOnePasswordsSample() {
+        let pending = grantAttachment(Fixtures.grant(state: "pending", resolved: "[]"))
+        #expect(AccessRequestOutcome(completed([grantAttachment()], [pending])).grant?.state == .resolved)
+        #expect(AccessRequestOutcome(completed([pending, grantAttachment()])).grant?.state == .pending)
+    }
+
+    @Test func anAttachmentConformingToTheGrantTypeCounts() {
+        let specific = AccessRequestAttachment(typeIdentifiers: ["com.1password.access-grant.v2"], data: Self.grantJSON)
+        #expect(!specific.carriesGrant)
+        #expect(AccessRequestOutcome(completed([specific])) == .grantMissing)
+        let conforming = AccessRequestAttachment(typeIdentifiers: specific.typeIdentifiers, data: Self.grantJSON, conformsToGrantType: true)
+        #expect(conforming.carriesGrant)
+        guard case .granted = AccessRequestOutcome(completed([conforming])) else {
+            Issue.record("a conforming attachment was not read")
+            return
+        }
     }
 
     @Test func errorTableRecognizesOnlyWhatItWasGiven() {

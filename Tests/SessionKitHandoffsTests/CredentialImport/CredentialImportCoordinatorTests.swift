@@ -80,10 +80,14 @@ import Testing
         #expect(exporter.log.map(\.tokenNumber) == [1, 2])
     }
 
-    @Test func dataInAnotherVersionIsATypedError() async throws {
-        let token = exporter.offer(.serve(SimulatedCXFDocument.sample(version: CXFVersion(major: 2, minor: 0)).jsonBytes()))
+    @Test func dataInAnotherVersionIsATypedErrorThatHandsTheDataOver() async throws {
+        let bytes = SimulatedCXFDocument.sample(version: CXFVersion(major: 2, minor: 0)).jsonBytes()
+        let token = exporter.offer(.serve(bytes))
         let coordinator = await makeCoordinator()
-        await #expect(throws: CredentialImportError.unsupportedVersion(found: CXFVersion(major: 2, minor: 0), supported: [.v1])) {
+        await #expect(
+            throws: CredentialImportError.unsupportedVersion(
+                found: CXFVersion(major: 2, minor: 0), supported: [.v1], payload: CredentialExchangePayload(bytes))
+        ) {
             try await coordinator.importCredentials(with: token)
         }
         // Spent: the exporter handed the data over; the token is not tried again.
@@ -97,11 +101,41 @@ import Testing
         #expect(coordinator.supportedVersions == [.v1, CXFVersion(major: 1, minor: 1)])
     }
 
-    @Test func invalidDataIsATypedError() async throws {
-        let token = exporter.offer(.serve(Array(#"{"version":{"major":1,"minor":0}}"#.utf8)))
-        await #expect(throws: CredentialImportError.invalidData(.missingField("exporterRpId"))) {
-            try await makeCoordinator().importCredentials(with: token)
+    @Test func dataThatIsNotTheFormatIsATypedErrorThatHandsTheDataOverOnce() async throws {
+        let bytes = Array(#"{"version":{"major":1,"minor":0},"vault":["SECRET"]}"#.utf8)
+        let token = exporter.offer(.serve(bytes))
+        let coordinator = await makeCoordinator()
+        let error: CredentialImportError
+        do {
+            _ = try await coordinator.importCredentials(with: token)
+            Issue.record("data without accounts was imported")
+            return
+        } catch let thrown {
+            error = thrown
         }
+        #expect(error == .invalidData(.missingField("accounts"), payload: CredentialExchangePayload(bytes)))
+        #expect(error.payload?.bytes == bytes)
+        #expect(!"\(error)".contains("SECRET"))
+        // The token is spent: the data was handed over, and the exporter is not asked again.
+        await #expect(throws: CredentialImportError.alreadyUsed) { try await coordinator.importCredentials(with: token) }
+        #expect(exporter.log.count == 1)
+    }
+
+    @Test func aPartialImportReturnsTheGoodItemsAndKeepsTheBadOne() async throws {
+        let broken =
+            #"{"type":"passkey","credentialId":"Y3JlZA","rpId":"example.com","username":"a","userDisplayName":"A","userHandle":"dQ"}"#
+        var data = SimulatedCXFDocument.sample()
+        data.items.insert(.init(title: "Broken passkey", credentials: [.raw(broken)]), at: 1)
+        let token = exporter.offer(.serve(data.jsonBytes()))
+        let coordinator = await makeCoordinator()
+        let events = await coordinator.events()
+        let document = try await coordinator.importCredentials(with: token)
+        #expect(document.accounts[0].items.map(\.title).count == 6)
+        let undecodable = document.allUndecodable
+        #expect(undecodable.map(\.path) == ["accounts[0].items[1].credentials[0]"])
+        #expect(undecodable.first?.problem == .missingField("accounts[0].items[1].credentials[0].key"))
+        #expect(document.summary.credentials.values.reduce(0, +) == 5)
+        #expect(await waitFor(events) { if case .imported(let summary) = $0 { summary.undecodable == 1 } else { false } })
     }
 
     @Test func anExporterFailureIsReported() async throws {

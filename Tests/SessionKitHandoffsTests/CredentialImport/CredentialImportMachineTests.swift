@@ -38,7 +38,7 @@ import Testing
         #expect(lines(machine.ledgerAnswered(.success(true), attempt: 1)) == ["startImport(A, 1)", "startTimer(1, 30s)"])
         #expect(
             lines(machine.importFinished(.success(Self.document), attempt: 1)) == [
-                "cancelTimer(1)", "emit(imported 0 accounts, 0 items: 0 logins, 0 passkeys, 0 TOTP, 0 notes, 0 opaque)",
+                "cancelTimer(1)", "emit(imported 0 accounts, 0 items: no typed credentials; 0 opaque, 0 undecodable, 0 leniencies)",
                 "resume([10], document)",
             ])
         #expect(machine.running == nil)

@@ -42,6 +42,35 @@ import Testing
         }
     }
 
+    @Test func errorsAreTheBridgedEnumTheDefaultTableReads() async throws {
+        for (position, code) in AccessRequestErrorTable.bridgedCaseOrder.enumerated() {
+            let completion = try await present(.fail(code))
+            #expect(completion.error?.domain.hasSuffix(".OnePasswordAccessRequestError") == true)
+            #expect(completion.error?.number == position)
+            #expect(AccessRequestErrorTable.onePassword.recognize(completion.error!).code == code)
+        }
+    }
+
+    @Test func anEmptyReferenceIsARequestDecodeFailureNotAMissingRequest() async throws {
+        // Seed: requestDecodeFailure is "the request is malformed, or 1Password couldn't read its
+        // access request reference"; missingRequest is "none of the shared items contained an
+        // access request", which only a script can say here.
+        let onePassword = SimulatedOnePassword(clock: clock, answers: [.decline])
+        let completion = try await onePassword.present(AccessRequest(reference: AccessRequestReference("")))
+        #expect(completion.error?.code == .requestDecodeFailure)
+        #expect(onePassword.remainingAnswerCount == 1)
+        #expect(try await present(.fail(.missingRequest)).error?.code == .missingRequest)
+    }
+
+    @Test func anyBridgedErrorCanBeScripted() async throws {
+        let declined = try await present(.failBridged(domain: "Vendor.OnePasswordAccessRequestError", code: 3))
+        #expect(declined.error == AccessRequestReportedError(domain: "Vendor.OnePasswordAccessRequestError", number: 3, code: .declined))
+        #expect(AccessRequestOutcome(declined) == .declined)
+        let unknown = try await present(.failBridged(domain: "NSCocoaErrorDomain", code: 3))
+        #expect(unknown.error?.code == nil)
+        #expect(AccessRequestOutcome(unknown).retryPolicy == .doNotRetry)
+    }
+
     @Test func closingAndCompletingWithoutAGrant() async throws {
         #expect(try await present(.closeWithoutChoosing) == AccessRequestCompletion(completed: false))
         #expect(try await present(.completeWithoutGrant) == AccessRequestCompletion(completed: true))

@@ -1,4 +1,5 @@
-/// Where an item's credentials apply (CXF `CredentialScope`): web sites and Android apps.
+/// Where an item's credentials apply (CXF `CredentialScope`): web sites and Android apps
+/// (`androidApps`, each with `bundleId`, `name` and `certificate` = `{fingerprint, hashAlg}`).
 public struct CXFCredentialScope: Sendable, Hashable {
     /// An Android app the credentials were validated for.
     public struct AndroidApp: Sendable, Hashable {
@@ -8,7 +9,8 @@ public struct CXFCredentialScope: Sendable, Hashable {
         public var name: String?
         /// The signing certificate's fingerprint (base64url), if known.
         public var certificateFingerprint: String?
-        /// The fingerprint's hash algorithm (`sha256`, `sha1`, or another name), if known.
+        /// The fingerprint's hash algorithm (the format's `hashAlg`: `sha256`, `sha1`, or another
+        /// name), if known.
         public var certificateHashAlgorithm: String?
 
         /// Creates an app entry.

@@ -8,7 +8,7 @@ public struct CXFItem: Sendable, Hashable {
     public var title: String
     /// A subtitle, if any.
     public var subtitle: String?
-    /// When the item was created, if known.
+    /// When the item was created (`creationAt`), if known.
     public var createdAt: Date?
     /// When the item was last changed, if known.
     public var modifiedAt: Date?
@@ -16,15 +16,18 @@ public struct CXFItem: Sendable, Hashable {
     public var favorite: Bool?
     /// Where the item's credentials apply (web sites, Android apps), if known.
     public var scope: CXFCredentialScope?
-    /// The item's credentials, in the exporter's order.
+    /// The item's credentials, in the exporter's order; one that breaks the format's rules is
+    /// ``CXFCredential/undecodable(_:)``, and the others are still there.
     public var credentials: [CXFCredential]
     /// The person's tags.
     public var tags: [String]
+    /// The item's extensions.
+    public var extensions: [CXFExtension]
 
     /// Creates an item.
     public init(
         id: String, title: String, subtitle: String? = nil, createdAt: Date? = nil, modifiedAt: Date? = nil, favorite: Bool? = nil,
-        scope: CXFCredentialScope? = nil, credentials: [CXFCredential], tags: [String] = []
+        scope: CXFCredentialScope? = nil, credentials: [CXFCredential], tags: [String] = [], extensions: [CXFExtension] = []
     ) {
         self.id = id
         self.title = title
@@ -35,5 +38,6 @@ public struct CXFItem: Sendable, Hashable {
         self.scope = scope
         self.credentials = credentials
         self.tags = tags
+        self.extensions = extensions
     }
 }

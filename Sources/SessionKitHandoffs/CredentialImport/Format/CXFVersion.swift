@@ -1,7 +1,9 @@
 /// A version of the FIDO Alliance Credential Exchange Format: `major.minor`.
 ///
 /// An app declares the versions it reads (the `SupportedCredentialExchangeVersions` Info.plist
-/// key lists the same strings); data in any other version is refused, never guessed at.
+/// key lists the same strings). Data in a major version the app does not declare is refused,
+/// never guessed at; a minor version is purely additive, so data in a newer minor version of a
+/// declared major version is read with the additions ignored (and noted as a leniency).
 public struct CXFVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The major version: a change means an incompatible format.
     public var major: Int
