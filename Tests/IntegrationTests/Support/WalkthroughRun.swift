@@ -11,6 +11,7 @@ final class WalkthroughRun: Sendable {
     private struct State {
         var lines: [String] = []
         var partial = Data()
+        var errorOutput = Data()
         var closed = false
         var status: Int32?
         /// Resumed with `false` after every change, so each re-checks its condition.
@@ -19,20 +20,27 @@ final class WalkthroughRun: Sendable {
 
     private let state = Locked(State())
 
-    /// Starts `walkthrough` with `arguments`; standard error is discarded.
+    /// Starts `walkthrough` with `arguments`; standard error is kept for ``finished()``.
     static func start(_ arguments: [String]) throws -> WalkthroughRun {
         let run = WalkthroughRun()
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
         let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { finished in run.update { $0.status = finished.terminationStatus } }
         try process.run()
         try? output.fileHandleForWriting.close()
+        try? errors.fileHandleForWriting.close()
         let reading = output.fileHandleForReading
+        let errorReading = errors.fileHandleForReading
+        Thread {
+            let data = errorReading.readDataToEndOfFile()
+            run.update { $0.errorOutput = data }
+        }.start()
         // A thread of its own reads the pipe, so no thread of the concurrency pool blocks on it.
         Thread {
             while true {
@@ -59,8 +67,14 @@ final class WalkthroughRun: Sendable {
 
     /// Every line and the exit status, once the process exited and its output ended.
     func finished() async -> (lines: [String], status: Int32) {
+        let (lines, status, _) = await finishedWithErrors()
+        return (lines, status)
+    }
+
+    /// Like ``finished()``, with what the process wrote to standard error.
+    func finishedWithErrors() async -> (lines: [String], status: Int32, errors: String) {
         await wait { $0.closed && $0.status != nil }
-        return state.withLock { ($0.lines, $0.status ?? -1) }
+        return state.withLock { ($0.lines, $0.status ?? -1, String(decoding: $0.errorOutput, as: UTF8.self)) }
     }
 
     private func update(_ change: (inout State) -> Void) {
