@@ -4,7 +4,7 @@ import Testing
 
 /// The command lines the README documents, run as the built executables in child processes: exit
 /// status, which stream says what, and the shape of the output. No provider needed.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct CommandLineTests {
     static let scenarioNames = ["happy-path", "concurrent-refresh", "account-deletion", "provider-logout"]
 
