@@ -24,13 +24,8 @@ let package = Package(
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
-        // The desktop keyring on Linux: libsecret (GLib), kept out of the core library.
-        .systemLibrary(
-            name: "CSessionKitSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
-        // Lock annotations the thread sanitizer needs on Linux.
+        // Lock annotations the thread sanitizer needs on Linux; the desktop keyring's libsecret,
+        // loaded at run time (dlopen), so nothing links against it or needs its headers.
         .target(name: "CSessionKitSupport"),
         // JOSE and ID-token validation: strict parsing, RS256, PKCE.
         .target(
@@ -52,14 +47,10 @@ let package = Package(
             dependencies: ["SessionKit", "SessionKitJOSE"],
             swiftSettings: strict
         ),
-        // Credential stores that need more than the core: the Secret Service, the platform default.
+        // Credential stores chosen by the app: the Secret Service, the platform default with its choice on record.
         .target(
             name: "SessionKitSecretService",
-            dependencies: [
-                "SessionKit",
-                "SessionKitHandoffs",
-                .target(name: "CSessionKitSecret", condition: .when(platforms: [.linux])),
-            ],
+            dependencies: ["SessionKit", "SessionKitHandoffs"],
             swiftSettings: strict
         ),
         // The test kit apps use for their own tests.
@@ -172,7 +163,7 @@ let package = Package(
         // Real HTTP against local OpenID providers (Scripts/providers); skipped unless they run.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitCrashTool", "Walkthrough", "ChildProcessSupport"],
+            dependencies: ["SessionKit", "SessionKitTesting", "SessionKitCrashTool", "Walkthrough", "idtoken", "ChildProcessSupport"],
             swiftSettings: strict
         ),
     ]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every SessionKit test on a fresh machine:
-#   1. installs what the tests need (OpenSSL and libsecret headers, gnome-keyring, D-Bus; the two
+#   1. installs what the tests need (OpenSSL headers, libsecret, gnome-keyring, D-Bus; the two
 #      real OpenID providers from PyPI),
 #   2. starts the providers on 127.0.0.1,
 #   3. builds and runs the suite with warnings as errors, then again under the thread sanitizer,
@@ -40,12 +40,13 @@ if ! pkg-config --exists openssl 2>/dev/null; then
     fi
 fi
 
-if ! pkg-config --exists libsecret-1 2>/dev/null || ! command -v gnome-keyring-daemon >/dev/null \
+# libsecret is loaded at run time (no headers needed to build); the keyring tests need the daemon.
+if ! ldconfig -p 2>/dev/null | grep -q 'libsecret-1\.so\.0' || ! command -v gnome-keyring-daemon >/dev/null \
     || ! command -v dbus-run-session >/dev/null || ! command -v secret-tool >/dev/null; then
     if [ "$(id -u)" = 0 ]; then
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnome-keyring libsecret-1-dev libsecret-tools dbus
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnome-keyring libsecret-1-0 libsecret-tools dbus
     else
-        echo "the keyring packages are missing: sudo apt-get install gnome-keyring libsecret-1-dev libsecret-tools dbus" >&2
+        echo "the keyring packages are missing: sudo apt-get install gnome-keyring libsecret-1-0 libsecret-tools dbus" >&2
         exit 1
     fi
 fi
@@ -114,9 +115,14 @@ if [ "$providers" = 1 ]; then
         grep -q "Suite $suite passed" .build/test-output.txt || { echo "integration suite $suite did not run" >&2; exit 1; }
     done
 fi
-# The keyring suite skips itself without a Secret Service; here it must have run.
-grep -q "Suite SecretServiceCredentialStoreTests passed" .build/test-output.txt \
-    || { echo "the Secret Service suite did not run against gnome-keyring-daemon" >&2; exit 1; }
+# The keyring suites skip themselves without a Secret Service; here they must have run.
+for suite in SecretServiceCredentialStoreTests PlatformStoreKeyringTests; do
+    grep -q "Suite $suite passed" .build/test-output.txt \
+        || { echo "the keyring suite $suite did not run against gnome-keyring-daemon" >&2; exit 1; }
+done
+# The documented command lines, run as child processes.
+grep -q "Suite CommandLineTests passed" .build/test-output.txt \
+    || { echo "the command-line suite CommandLineTests did not run" >&2; exit 1; }
 
 # The documentation's snippets are compiled by the build above; here they must have run.
 grep -q 'Test "README.md:[0-9]* runs as written" passed' .build/test-output.txt \
@@ -129,12 +135,14 @@ Scripts/docs.sh
 step "default credential store on a headless machine (no D-Bus session)"
 headless_runtime=$(mktemp -d)
 env -u DBUS_SESSION_BUS_ADDRESS -u DISPLAY -u WAYLAND_DISPLAY XDG_RUNTIME_DIR="$headless_runtime" \
-    swift test --skip-build --filter DefaultCredentialStoreTests > .build/test-headless-output.txt 2>&1 \
+    swift test --skip-build --filter 'DefaultCredentialStoreTests|PlatformStoreHeadlessTests' > .build/test-headless-output.txt 2>&1 \
     || { cat .build/test-headless-output.txt; exit 1; }
 rm -rf "$headless_runtime"
 grep -q "aHeadlessMachineFallsBackToFilesWithTheSystemsReason() passed" .build/test-headless-output.txt \
     || { cat .build/test-headless-output.txt; echo "the headless fallback test did not run" >&2; exit 1; }
-echo "without a keyring the default store falls back to files and says why"
+grep -q "Suite PlatformStoreHeadlessTests passed" .build/test-headless-output.txt \
+    || { cat .build/test-headless-output.txt; echo "the short initialiser's headless fallback suite did not run" >&2; exit 1; }
+echo "without a keyring the default store and Session(provider:presenter:) fall back to files and say why"
 
 if [ "$tsan" = 1 ]; then
     step "swift test under the thread sanitizer"

@@ -50,6 +50,8 @@ final class Narrator: Sendable {
             break
         case .callbackRefused(let refusal):
             note("event: callback refused (\(refusal))", at: nil)
+        case .credentialStoreFallback(let reason):
+            note("event: credentials kept in files (\(reason))", at: nil)
         }
     }
 

@@ -11,8 +11,10 @@ import SessionKit
 /// verification address and the user code, and the person approves on any device.
 ///
 /// With a loopback redirect URI (`http://127.0.0.1/…`) the sign-in goes through the
-/// ``LoopbackPresenter``: the browser's redirect comes back to the walkthrough by itself. With any
-/// other redirect URI, or with `--paste`, the person pastes the URL the browser was redirected to.
+/// ``LoopbackPresenter``: the browser's redirect comes back to the walkthrough by itself, on a port
+/// the system picks, or on `--loopback-port N` for a provider that matches the registered port
+/// exactly. With any other redirect URI, or with `--paste`, the person pastes the URL the browser
+/// was redirected to.
 enum RealProviderWalkthrough {
     struct Options {
         var issuer: String
@@ -26,6 +28,8 @@ enum RealProviderWalkthrough {
         var device = false
         /// The device authorization endpoint, for a provider whose discovery document lists none.
         var deviceAuthorizationEndpoint: URL?
+        /// The loopback listener's fixed port; `nil` for an ephemeral one (RFC 8252 §7.3).
+        var loopbackPort: UInt16?
     }
 
     /// The loopback presenter's browser for a terminal: prints the URL on a line of its own (a
@@ -63,7 +67,7 @@ enum RealProviderWalkthrough {
         guard !options.paste, !options.device, let redirectURI = options.redirectURI, LoopbackPresenter.canServe(redirectURI) else {
             return TerminalPresenter()
         }
-        return LoopbackPresenter(opener: terminalBrowser)
+        return LoopbackPresenter(port: options.loopbackPort ?? 0, opener: terminalBrowser)
     }
 
     static func run(_ options: Options) async -> Int32 {
@@ -110,13 +114,19 @@ enum RealProviderWalkthrough {
                 return 0
             case .signedOutLocallyOnly(let why)?:
                 narrator.note("signed out locally only; the provider was not told: \(why)", at: Date())
-                return provider.revocationEndpoint == nil ? 0 : 1
+                if provider.revocationEndpoint == nil {
+                    FileHandle.standardError.write(
+                        Data(
+                            "walkthrough: the refresh token was not revoked: the provider lists no revocation endpoint; pass --revocation-endpoint URL\n"
+                                .utf8))
+                }
+                return 1
             default:
                 narrator.note("signed out; the provider's answer is unknown", at: Date())
                 return 1
             }
         } catch {
-            FileHandle.standardError.write(Data("walkthrough failed: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("walkthrough: against \(options.issuer) failed: \(error)\n".utf8))
             return 1
         }
     }

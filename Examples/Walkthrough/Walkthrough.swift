@@ -2,39 +2,55 @@ import Foundation
 import SessionKit
 import SessionKitTesting
 
-/// `swift run walkthrough [--list] [--json] [--diagram DIR] [NAME…]`, or against a real provider:
-/// `swift run walkthrough --issuer URL --client-id ID --redirect-uri URI [--revocation-endpoint URL] [--paste]`,
-/// or with a device code: `swift run walkthrough --issuer URL --client-id ID --device
-/// [--device-authorization-endpoint URL] [--revocation-endpoint URL]`.
+/// `swift run walkthrough [--json] [SCENARIO…]`, `--list [--json]`, `--diagram [DIR]`, or against a
+/// real provider: `swift run walkthrough --issuer URL --client-id ID --redirect-uri URI
+/// [--loopback-port N | --paste] [--revocation-endpoint URL]`, or with a device code: `swift run
+/// walkthrough --issuer URL --client-id ID --device [--device-authorization-endpoint URL]
+/// [--revocation-endpoint URL]`. `--help` says it all.
 @main
 struct Walkthrough {
     static func main() async {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        let json = arguments.contains("--json")
-        arguments.removeAll { $0 == "--json" }
-        if arguments.contains("--list") {
+        let command: WalkthroughCommand
+        do throws(WalkthroughCommand.UsageError) {
+            command = try WalkthroughCommand.parse(Array(CommandLine.arguments.dropFirst()), scenarioNames: Scenario.all.map(\.name))
+        } catch {
+            FileHandle.standardError.write(Data("walkthrough: \(error.message)\nRun walkthrough --help for usage.\n".utf8))
+            exit(WalkthroughCommand.usageStatus)
+        }
+        switch command {
+        case .help:
+            Narrator.write(WalkthroughCommand.help(scenarios: Scenario.all.map { ($0.name, $0.summary) }))
+        case .list(let json):
+            list(json: json)
+        case .diagram(let directory):
+            writeDiagrams(to: directory)
+        case .realProvider(let options):
+            exit(await RealProviderWalkthrough.run(options))
+        case .scenarios(let names, let json):
+            let selected = names.isEmpty ? Scenario.all : names.compactMap { name in Scenario.all.first { $0.name == name } }
+            if await !run(selected, json: json) { exit(1) }
+        }
+    }
+
+    static func list(json: Bool) {
+        guard json else {
             for scenario in Scenario.all {
-                print("\(scenario.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(scenario.summary)")
+                Narrator.write("\(scenario.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(scenario.summary)")
             }
             return
         }
-        if let index = arguments.firstIndex(of: "--diagram") {
-            let directory = index + 1 < arguments.count ? arguments[index + 1] : "Diagrams"
-            writeDiagrams(to: directory)
-            return
+        struct Entry: Encodable {
+            var name: String
+            var summary: String
         }
-        if arguments.contains("--issuer") {
-            exit(await runAgainstRealProvider(arguments, json: json))
-        }
-        if arguments.contains(where: { $0.hasPrefix("-") }) {
-            FileHandle.standardError.write(Data("usage: walkthrough [--list] [--json] [--diagram DIR] [SCENARIO…]\n".utf8))
-            exit(2)
-        }
-        let selected = arguments.isEmpty ? Scenario.all : arguments.compactMap { name in Scenario.all.first { $0.name == name } }
-        if selected.count != max(arguments.count, selected.count) || (!arguments.isEmpty && selected.count != arguments.count) {
-            FileHandle.standardError.write(Data("unknown scenario; see walkthrough --list\n".utf8))
-            exit(2)
-        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+        let entries = Scenario.all.map { Entry(name: $0.name, summary: $0.summary) }
+        Narrator.write(String(decoding: (try? encoder.encode(entries)) ?? Data("[]".utf8), as: UTF8.self))
+    }
+
+    /// Runs the scenarios in order; false when any failed.
+    static func run(_ selected: [Scenario], json: Bool) async -> Bool {
         var failed = false
         for scenario in selected {
             do {
@@ -45,43 +61,11 @@ struct Walkthrough {
                 await env.session.addObserver { narrator.event($0) }
                 try await scenario.run(env, narrator)
             } catch {
-                FileHandle.standardError.write(Data("scenario \(scenario.name) failed: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("walkthrough: scenario \(scenario.name) failed: \(error)\n".utf8))
                 failed = true
             }
         }
-        if failed { exit(1) }
-    }
-
-    static func runAgainstRealProvider(_ arguments: [String], json: Bool) async -> Int32 {
-        var arguments = arguments
-        let paste = arguments.contains("--paste")
-        let device = arguments.contains("--device")
-        arguments.removeAll { $0 == "--paste" || $0 == "--device" }
-        var values: [String: String] = [:]
-        var index = 0
-        while index < arguments.count {
-            let name = arguments[index]
-            let named = ["--issuer", "--client-id", "--redirect-uri", "--revocation-endpoint", "--device-authorization-endpoint"]
-            guard named.contains(name), index + 1 < arguments.count else {
-                FileHandle.standardError.write(Data("unexpected argument \(name)\n".utf8))
-                return 2
-            }
-            values[name] = arguments[index + 1]
-            index += 2
-        }
-        let redirect = values["--redirect-uri"].flatMap(URL.init(string:))
-        guard let issuer = values["--issuer"], let clientID = values["--client-id"], device || redirect != nil else {
-            FileHandle.standardError.write(
-                Data(
-                    ("usage: walkthrough --issuer URL --client-id ID (--redirect-uri URI [--paste] | --device"
-                        + " [--device-authorization-endpoint URL]) [--revocation-endpoint URL]\n").utf8))
-            return 2
-        }
-        return await RealProviderWalkthrough.run(
-            .init(
-                issuer: issuer, clientID: clientID, redirectURI: redirect,
-                revocationEndpoint: values["--revocation-endpoint"].flatMap(URL.init(string:)), json: json, paste: paste, device: device,
-                deviceAuthorizationEndpoint: values["--device-authorization-endpoint"].flatMap(URL.init(string:))))
+        return !failed
     }
 
     static func writeDiagrams(to directory: String) {
@@ -92,8 +76,8 @@ struct Walkthrough {
             try Data(SessionTransitionTable.dot().utf8).write(to: base.appendingPathComponent("stages.dot"))
             print("wrote \(directory)/stages.mmd and \(directory)/stages.dot")
         } catch {
-            FileHandle.standardError.write(Data("cannot write diagrams: \(error)\n".utf8))
-            exit(2)
+            FileHandle.standardError.write(Data("walkthrough: cannot write the diagrams into \(directory): \(error)\n".utf8))
+            exit(1)
         }
     }
 }

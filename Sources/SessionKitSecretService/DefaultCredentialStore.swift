@@ -59,10 +59,10 @@ public final class DefaultCredentialStore: CredentialStore, DeviceCredentialStor
     ///     file is kept (shared by every process using the credentials).
     public static func make(service: String, directory: URL) async -> DefaultCredentialStore {
         await make(service: service, directory: directory) {
-            #if canImport(CSessionKitSecret)
-                await SecretServiceCredentialStore.unavailabilityReason()
-            #else
+            #if canImport(Security)
                 "this platform has no Secret Service support"
+            #else
+                await SecretServiceCredentialStore.unavailabilityReason()
             #endif
         }
     }
@@ -77,13 +77,8 @@ public final class DefaultCredentialStore: CredentialStore, DeviceCredentialStor
             if let reason = await probe() {
                 return DefaultCredentialStore(backend: .file(reason: reason), store: FileCredentialStore(directory: directory))
             }
-            #if canImport(CSessionKitSecret)
-                return DefaultCredentialStore(
-                    backend: .secretService, store: SecretServiceCredentialStore(service: service, leaseDirectory: directory))
-            #else
-                return DefaultCredentialStore(
-                    backend: .file(reason: "no keyring support"), store: FileCredentialStore(directory: directory))
-            #endif
+            return DefaultCredentialStore(
+                backend: .secretService, store: SecretServiceCredentialStore(service: service, leaseDirectory: directory))
         #endif
     }
 

@@ -1,11 +1,13 @@
-#if canImport(CSessionKitSecret)
-    import CSessionKitSecret
-    import Dispatch
+#if !canImport(Security)
     import Foundation
     import SessionKit
 
+    /// The keyring calls the store is made of, named for the tests and tools of this module.
+    typealias SecretServiceItems = RuntimeSecretService
+
     /// A `CredentialStore` and `DeviceCredentialStore` in the desktop keyring, through the
-    /// freedesktop Secret Service (GNOME Keyring, KeePassXC, KWallet's bridge) and `libsecret`.
+    /// freedesktop Secret Service (GNOME Keyring, KeePassXC, KWallet's bridge) and `libsecret`,
+    /// which SessionKit loads at run time (no build-time dependency on its headers).
     ///
     /// The credential record and the device credential are two items of the default collection,
     /// found by the attributes `service` and `account`: (`service`, `credentials`) and
@@ -20,26 +22,20 @@
     /// items must share.
     ///
     /// libsecret's calls block on D-Bus; they run on a serial dispatch queue of this store, never on
-    /// the Swift concurrency pool, and in call order.
+    /// the Swift concurrency pool, and in call order. `Session(provider:presenter:)` uses the same
+    /// items on Linux whenever a keyring answers (service `sessionkit.<client id>`).
     public final class SecretServiceCredentialStore: CredentialStore, DeviceCredentialStore {
-        /// Where one item lives.
-        struct Item: Sendable {
-            var service: String
-            var account: String
-            var label: String
-        }
-
         /// The `service` attribute of the credential record item.
-        public let service: String
+        public var service: String { keyring.service }
         /// The `service` attribute of the device credential item.
-        public let deviceService: String
+        public var deviceService: String { keyring.deviceService }
         /// The directory of the lease's lock file.
-        public let leaseDirectory: URL
+        public var leaseDirectory: URL { keyring.leaseDirectory }
 
-        let credentials: Item
-        let device: Item
-        let lease: LeaseKeeper
-        private let queue = DispatchQueue(label: "SessionKit.SecretServiceCredentialStore")
+        let keyring: RuntimeSecretServiceStore
+        var credentials: RuntimeSecretService.Item { keyring.credentials }
+        var device: RuntimeSecretService.Item { keyring.device }
+        var lease: LeaseKeeper { keyring.lease }
 
         /// Creates a store over the default keyring collection; nothing is touched until first use.
         ///
@@ -49,30 +45,19 @@
         ///   - leaseDirectory: a directory every process using these items can reach (created with
         ///     mode 0700), for the cross-process lease.
         public init(service: String, deviceService: String? = nil, leaseDirectory: URL) {
-            self.service = service
-            self.deviceService = deviceService ?? service + ".device"
-            self.leaseDirectory = leaseDirectory
-            credentials = Item(service: service, account: "credentials", label: "SessionKit credentials (\(service))")
-            device = Item(service: self.deviceService, account: "device", label: "SessionKit device credential (\(service))")
-            lease = LeaseKeeper.lockFile(in: leaseDirectory, named: service + ".lease.lock", key: "secret-service:" + service)
+            keyring = RuntimeSecretServiceStore(service: service, deviceService: deviceService, leaseDirectory: leaseDirectory)
         }
 
         // MARK: CredentialStore
 
         /// Reads the credential record; an empty record when none was saved.
         public func load() async throws(CredentialStoreError) -> CredentialRecord {
-            let item = credentials
-            return try await perform { () throws(CredentialStoreError) in
-                guard let bytes = try SecretServiceItems.read(item) else { return CredentialRecord() }
-                return try StoredPayloadCodec.openRecord(bytes)
-            }
+            try await keyring.load()
         }
 
         /// Replaces the credential record item in one call.
         public func save(_ record: CredentialRecord) async throws(CredentialStoreError) {
-            let item = credentials
-            let bytes = try StoredPayloadCodec.seal(record)
-            try await perform { () throws(CredentialStoreError) in try SecretServiceItems.write(bytes, to: item) }
+            try await keyring.save(record)
         }
 
         /// Runs `body` while holding the store's exclusive lease, across tasks and processes.
@@ -80,53 +65,32 @@
         /// Throws `CancellationError` if the task is cancelled while waiting, and
         /// `CredentialStoreError.leaseUnavailable(_:)` if the lock file cannot be opened or locked.
         public func withLease<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
-            try await lease.withLease(body)
+            try await keyring.withLease(body)
         }
 
         // MARK: DeviceCredentialStore
 
         /// Reads the device credential, or nil when none was saved.
         public func loadDevice() async throws(CredentialStoreError) -> DeviceCredential? {
-            let item = device
-            return try await perform { () throws(CredentialStoreError) in
-                guard let bytes = try SecretServiceItems.read(item) else { return nil }
-                return try StoredPayloadCodec.openDevice(bytes)
-            }
+            try await keyring.loadDevice()
         }
 
         /// Replaces the device credential item in one call.
         public func saveDevice(_ credential: DeviceCredential) async throws(CredentialStoreError) {
-            let item = device
-            let bytes = try StoredPayloadCodec.seal(credential)
-            try await perform { () throws(CredentialStoreError) in try SecretServiceItems.write(bytes, to: item) }
+            try await keyring.saveDevice(credential)
         }
 
         /// Deletes the device credential item; deleting a missing one succeeds.
         public func removeDevice() async throws(CredentialStoreError) {
-            let item = device
-            try await perform { () throws(CredentialStoreError) in try SecretServiceItems.remove(item) }
+            try await keyring.removeDevice()
         }
 
         // MARK: Reachability
 
-        /// Whether a Secret Service answers on the session bus and has a default collection;
-        /// `nil` when it does, else why not (the system's message, never a value).
+        /// Whether libsecret loads and a Secret Service answers on the session bus with a default
+        /// collection; `nil` when it does, else why not (the system's message, never a value).
         public static func unavailabilityReason() async -> String? {
-            await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-                DispatchQueue.global().async { continuation.resume(returning: SecretServiceItems.unavailabilityReason()) }
-            }
-        }
-
-        // MARK: Queue
-
-        func perform<Value: Sendable>(
-            _ work: @escaping @Sendable () throws(CredentialStoreError) -> Value
-        ) async throws(CredentialStoreError) -> Value {
-            let queue = self.queue
-            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, CredentialStoreError>, Never>) in
-                queue.async { continuation.resume(returning: Result { () throws(CredentialStoreError) in try work() }) }
-            }
-            return try result.get()
+            await RuntimeSecretServiceStore.unavailabilityReason()
         }
     }
 #endif

@@ -7,6 +7,8 @@ extension IDTokenCommand {
         switch mode {
         case .help:
             return CommandOutput(standardOutput: Self.usage + "\n", standardError: "", status: 0)
+        case .subcommandHelp(let name):
+            return CommandOutput(standardOutput: (Self.subcommandUsages[name] ?? Self.usage) + "\n", standardError: "", status: 0)
         case .verify(let options):
             return withInputs(jwksPath: options.jwksPath, token: options.token, environment) { token, keys in
                 let expecting = IDTokenExpectations(

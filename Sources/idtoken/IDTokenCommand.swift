@@ -35,6 +35,8 @@ struct IDTokenCommand: Equatable {
         case verifySignature(SignatureOptions)
         case decode(TokenSource)
         case help
+        /// `idtoken SUBCOMMAND --help`: that subcommand's usage.
+        case subcommandHelp(String)
     }
 
     /// A command line that cannot be run; the message never repeats argument values, which may be
@@ -50,17 +52,63 @@ struct IDTokenCommand: Equatable {
                               [--now UNIX] [--skew SECONDS] [--allow-missing-kid] TOKEN|-
                idtoken verify-signature --jwks FILE [--allow-missing-kid] TOKEN|-
                idtoken decode TOKEN|-
+               idtoken [COMMAND] --help
 
         verify            checks signature and claims; prints {"valid":true,"sub":"…"} or
                           {"valid":false,"error":"<code>"}
         verify-signature  checks only alg, key selection and signature
         decode            prints header and claims WITHOUT verifying anything
+        TOKEN is the compact id_token, or - to read it from standard input (keeps it out of the
+        shell's history and the process list).
+
+        example: idtoken verify --jwks jwks.json --issuer https://id.example.com --client-id my-app - < id_token.txt
+
         exit status: 0 valid, 1 invalid, 2 usage or I/O error
         """
 
+    /// The subcommands, each with its own usage.
+    static let subcommandUsages: [String: String] = [
+        "verify": """
+        usage: idtoken verify --jwks FILE --issuer ISS --client-id ID [--nonce N] [--access-token AT]
+                              [--now UNIX] [--skew SECONDS] [--allow-missing-kid] TOKEN|-
+
+        Checks the signature (RS256, the key chosen by kid from the JWKS file) and the claims: iss,
+        aud against the client id, exp and iat with --skew seconds of leeway (default 60) at --now
+        (default: the system clock), nonce when --nonce is given, at_hash when --access-token is
+        given. Prints {"valid":true,"sub":"…"} or {"valid":false,"error":"<code>"}.
+
+        example: idtoken verify --jwks jwks.json --issuer https://id.example.com --client-id my-app - < id_token.txt
+
+        exit status: 0 valid, 1 invalid, 2 usage or I/O error
+        """,
+        "verify-signature": """
+        usage: idtoken verify-signature --jwks FILE [--allow-missing-kid] TOKEN|-
+
+        Checks only the algorithm, the key selection and the signature; no claim. Prints
+        {"valid":true} or {"valid":false,"error":"<code>"}.
+
+        example: idtoken verify-signature --jwks jwks.json - < id_token.txt
+
+        exit status: 0 valid, 1 invalid, 2 usage or I/O error
+        """,
+        "decode": """
+        usage: idtoken decode TOKEN|-
+
+        Prints the header and the claims as JSON WITHOUT verifying anything (a warning says so on
+        standard error).
+
+        example: idtoken decode - < id_token.txt
+
+        exit status: 0 decoded, 1 malformed, 2 usage or I/O error
+        """,
+    ]
+
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> IDTokenCommand {
-        guard let subcommand = arguments.first else { throw UsageError(message: "missing command") }
+        guard let subcommand = arguments.first else { throw UsageError(message: "missing command (verify, verify-signature or decode)") }
+        if subcommandUsages[subcommand] != nil, arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+            return IDTokenCommand(mode: .subcommandHelp(subcommand))
+        }
         var scanner = ArgumentScanner(arguments: Array(arguments.dropFirst()))
         switch subcommand {
         case "-h", "--help", "help":
@@ -122,7 +170,10 @@ struct IDTokenCommand: Equatable {
             guard let token else { throw UsageError(message: "decode needs a token argument or -") }
             return IDTokenCommand(mode: .decode(token))
         default:
-            throw UsageError(message: "unknown command (expected verify, verify-signature or decode)")
+            // A token given without a command must not be echoed; a mistyped command name is.
+            let isName = subcommand.count <= 32 && subcommand.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+            let named = isName ? "unknown command \(subcommand)" : "unknown command (the first argument, not shown)"
+            throw UsageError(message: "\(named); expected verify, verify-signature or decode")
         }
     }
 

@@ -5,7 +5,7 @@ do {
     result = try IDTokenCommand.parse(Array(CommandLine.arguments.dropFirst())).run(in: .process)
 } catch {
     result = CommandOutput(
-        standardOutput: "", standardError: "idtoken: \(error.message)\n\(IDTokenCommand.usage)\n", status: 2)
+        standardOutput: "", standardError: "idtoken: \(error.message)\nRun idtoken --help for usage.\n", status: 2)
 }
 FileHandle.standardOutput.write(Data(result.standardOutput.utf8))
 FileHandle.standardError.write(Data(result.standardError.utf8))

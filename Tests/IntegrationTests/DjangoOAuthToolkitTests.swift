@@ -15,6 +15,10 @@ struct DjangoOAuthToolkitTests {
         try await Scenarios.signInThroughTheLoopbackPresenter(environment)
     }
 
+    @Test func signOutThroughTheLoopbackPresenterEndsTheProviderSession() async throws {
+        try await Scenarios.signOutThroughTheLoopbackPresenterEndsTheProviderSession(environment)
+    }
+
     @Test func refreshRotatesAndAReplayedRefreshTokenEndsTheChain() async throws {
         try await Scenarios.refreshRotatesAsTheProviderDoes(environment)
     }

@@ -44,7 +44,7 @@ extension Scenarios {
     }
 
     /// Whether something accepts connections on 127.0.0.1:`port`.
-    private static func isListening(_ port: UInt16) -> Bool {
+    static func isListening(_ port: UInt16) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
@@ -55,5 +55,50 @@ extension Scenarios {
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         } == 0
+    }
+}
+
+extension Scenarios {
+    /// Sign-out through the shipped ``LoopbackPresenter`` (RP-initiated logout): the end-session
+    /// URL carries the listener's `post_logout_redirect_uri`, the provider comes back with only the
+    /// `state`, the listener takes it, and the provider's browser session is gone: its cookie no
+    /// longer signs in.
+    static func signOutThroughTheLoopbackPresenterEndsTheProviderSession(_ environment: ProviderEnvironment) async throws {
+        let harness = try await IntegrationHarness.make(
+            environment, user: "loopback-logout", redirectURI: URL(string: "http://127.0.0.1/callback")!)
+        defer { harness.cleanUp() }
+        let browser = CookieLoopbackBrowser(
+            browser: ScriptedBrowser(environment: environment, user: harness.user, transport: harness.providerTransport),
+            transport: harness.providerTransport)
+        var configuration = harness.configuration
+        configuration.endsProviderSessionAtSignOut = true
+        configuration.postLogoutRedirectURI = URL(string: "http://127.0.0.1/logged-out")!
+        let wallClock = harness.wallClock
+        let session = Session(
+            configuration: configuration, transport: harness.transport, store: harness.store,
+            presenter: LoopbackPresenter(opener: browser.opener), clock: harness.clock, wallClock: { wallClock.now() })
+        let outcomes = SessionHarnessCollected<ProviderLogoutOutcome>()
+        await session.addObserver { event in
+            if case .providerLogout(let outcome) = event { outcomes.append(outcome) }
+        }
+        try await session.signIn()
+        // Single sign-on is real: another authorization request passes on the cookie alone.
+        let before = try await session.signInProbe(harness: harness, browser: browser.browser)
+        #expect(before.location?.path == "/callback", "the provider session signs in without asking (got \(before))")
+
+        try await session.signOut()
+
+        #expect(outcomes.values == [.completed])
+        let visit = try #require(browser.visits.last)
+        #expect(visit.endSession)
+        let port = try #require(URL(string: visit.redirectedTo)?.port)
+        #expect(visit.redirectedTo == "http://127.0.0.1:\(port)/logged-out", "the provider came back to this attempt's listener")
+        #expect(visit.returnedFields == ["state"], "the return carries only the state")
+        #expect(visit.pageStatus == 200)
+        #expect(visit.page.contains("You are signed out."))
+        #expect(!isListening(UInt16(port)), "the listener is gone once the return arrived")
+        #expect(try await harness.storedSession() == nil)
+        let after = try await session.signInProbe(harness: harness, browser: browser.browser)
+        #expect(after.isLoginPage, "after RP-initiated logout the provider asks for credentials again (got \(after))")
     }
 }

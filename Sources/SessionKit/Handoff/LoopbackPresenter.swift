@@ -8,7 +8,12 @@ import Foundation
 /// through ``opener``, and waits for the browser's redirect. Exactly one request is accepted: a
 /// `GET` of the callback path, with `Host: 127.0.0.1:PORT`, no repeated parameter, this attempt's
 /// `state`, and a `code` or an `error`. It is answered with ``completionPage`` and its URL is
-/// returned to the session. Anything else is refused (404 for another path, 405 for another
+/// returned to the session.
+///
+/// At sign-out the same presenter shows the provider's end-session page (OpenID Connect
+/// RP-Initiated Logout 1.0): the per-attempt URI goes into `post_logout_redirect_uri` (§2), and
+/// the return carries only `state` (§3), which must be this attempt's. It is answered with
+/// ``signOutPage``. Anything else is refused (404 for another path, 405 for another
 /// method, 400 for a malformed, foreign or forged request, 431 for an oversized head) and
 /// listening goes on, so another local process cannot end or hijack the handoff. Every socket is
 /// closed when the handoff ends: on the callback, and when the session cancels the presenting
@@ -34,6 +39,16 @@ public struct LoopbackPresenter: HandoffPresenter {
 
         """
 
+    /// The page the browser shows once the provider's end-session page came back.
+    public static let defaultSignOutPage = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>Signed out</title></head>
+        <body style="font-family: sans-serif; margin: 3em">
+        <p>You are signed out. You can close this window.</p>
+        </body></html>
+
+        """
+
     /// The port to listen on; 0 (the default) lets the system pick a free one for each attempt.
     public let port: UInt16
     /// The callback path; `nil` (the default) takes the configured redirect URI's path.
@@ -42,6 +57,8 @@ public struct LoopbackPresenter: HandoffPresenter {
     public let opener: BrowserOpener
     /// The HTML the browser shows after the callback.
     public let completionPage: String
+    /// The HTML the browser shows after the return from the end-session page.
+    public let signOutPage: String
     /// Where a device sign-in's code is shown (``presentDeviceCode(_:)``): standard error by default.
     public let deviceCodeOutput: @Sendable (String) -> Void
 
@@ -52,16 +69,18 @@ public struct LoopbackPresenter: HandoffPresenter {
     ///   - callbackPath: the path of the per-attempt redirect URI; by default the configured one's.
     ///   - opener: how the browser is opened; ``BrowserOpener/system`` by default.
     ///   - completionPage: the HTML shown once the callback arrived.
+    ///   - signOutPage: the HTML shown once the end-session page came back.
     ///   - deviceCodeOutput: where a device sign-in's code and address are written; `nil` (the
     ///     default) for standard error, so a command's own output stays clean.
     public init(
         port: UInt16 = 0, callbackPath: String? = nil, opener: BrowserOpener = .system, completionPage: String = defaultCompletionPage,
-        deviceCodeOutput: (@Sendable (String) -> Void)? = nil
+        signOutPage: String = defaultSignOutPage, deviceCodeOutput: (@Sendable (String) -> Void)? = nil
     ) {
         self.port = port
         self.callbackPath = callbackPath
         self.opener = opener
         self.completionPage = completionPage
+        self.signOutPage = signOutPage
         self.deviceCodeOutput = deviceCodeOutput ?? BrowserOpener.standardError
     }
 
@@ -90,7 +109,9 @@ public struct LoopbackPresenter: HandoffPresenter {
         redirectURI.scheme?.lowercased() == "http" && redirectURI.host == "127.0.0.1"
     }
 
-    /// Listens, opens the browser, and returns the callback URL the browser was redirected to.
+    /// Listens, opens the browser, and returns the callback URL the browser was redirected to: the
+    /// authorization callback, or for an end-session page (``HandoffRequest/Kind/endSession``) the
+    /// return to the post-logout redirect URI.
     ///
     /// Throws ``HandoffError/cancelled`` when the session ends the handoff first, and
     /// ``HandoffError/presentationFailed(_:)`` when the port cannot be bound or the opener fails.
@@ -106,16 +127,22 @@ public struct LoopbackPresenter: HandoffPresenter {
             throw .presentationFailed("the callback path does not make a URL")
         }
         let authorizationURL = request.authorizationURL(redirectingTo: redirectURI)
+        let endsSession = request.kind == .endSession
         // A request the session did not make (or a configured redirect URI of another kind) keeps
         // its redirect URI, and the browser would then be sent somewhere nobody listens.
-        guard Self.field("redirect_uri", in: authorizationURL) == redirectURI.absoluteString else {
-            throw .presentationFailed("the authorization request cannot be redirected to \(origin)")
+        let redirectField = endsSession ? "post_logout_redirect_uri" : "redirect_uri"
+        guard Self.field(redirectField, in: authorizationURL) == redirectURI.absoluteString else {
+            let what = endsSession ? "end-session" : "authorization"
+            throw .presentationFailed("the \(what) request cannot be redirected to \(origin)")
         }
         let state = Self.field("state", in: authorizationURL)
-        let page = LoopbackResponse.page(completionPage)
+        // A logout return without a state to check could be anyone's (RP-Initiated Logout §3).
+        if endsSession, state == nil { throw .presentationFailed("the end-session request carries no state") }
+        let page = LoopbackResponse.page(endsSession ? signOutPage : completionPage)
         // A browser sends the port in Host unless it is the default one.
         let hosts: Set<String> = listener.port == 80 ? ["127.0.0.1:80", "127.0.0.1"] : ["127.0.0.1:\(listener.port)"]
-        listener.start { head in Self.answer(head, hosts: hosts, path: path, state: state, page: page) }
+        let kind = request.kind
+        listener.start { head in Self.answer(head, hosts: hosts, path: path, state: state, kind: kind, page: page) }
         // A handoff that ended while the port was bound must not raise a browser.
         guard !Task.isCancelled else {
             await listener.stop()
@@ -135,17 +162,25 @@ public struct LoopbackPresenter: HandoffPresenter {
         return callback
     }
 
-    /// Judges one request head: the callback of this attempt, or a refusal.
+    /// Judges one request head: the callback of this attempt, or a refusal. An authorization
+    /// callback carries a `code` or an `error`; an end-session return carries only the `state`.
     static func answer(
-        _ head: LoopbackRequestHead, hosts: Set<String>, path: String, state: String?, page: [UInt8]
+        _ head: LoopbackRequestHead, hosts: Set<String>, path: String, state: String?, kind: HandoffRequest.Kind = .authorization,
+        page: [UInt8]
     ) -> LoopbackListener.Answer {
         // A page elsewhere that resolves its own name to 127.0.0.1 (DNS rebinding) sends its own Host.
         guard let host = head.host?.lowercased(), hosts.contains(host) else { return .refuse(LoopbackResponse.refusal(400)) }
         guard head.path == path else { return .refuse(LoopbackResponse.refusal(404)) }
         guard head.method == "GET" else { return .refuse(LoopbackResponse.refusal(405)) }
-        guard let query = head.query, let fields = QueryFields(query), URL(string: "http://\(host)\(head.target)") != nil,
-            fields.values["code"] != nil || fields.values["error"] != nil
-        else { return .refuse(LoopbackResponse.refusal(400)) }
+        guard let query = head.query, let fields = QueryFields(query), URL(string: "http://\(host)\(head.target)") != nil else {
+            return .refuse(LoopbackResponse.refusal(400))
+        }
+        switch kind {
+        case .authorization:
+            guard fields.values["code"] != nil || fields.values["error"] != nil else { return .refuse(LoopbackResponse.refusal(400)) }
+        case .endSession:
+            guard fields.values["state"] != nil else { return .refuse(LoopbackResponse.refusal(400)) }
+        }
         // Without this attempt's state a local process could end the handoff with a forged answer.
         if let state, !Self.constantTimeEqual(fields.values["state"] ?? "", state) {
             return .refuse(LoopbackResponse.refusal(400))

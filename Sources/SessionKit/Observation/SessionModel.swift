@@ -182,7 +182,7 @@ public final class SessionModel {
             }
         case .subjectChanged, .anonymousUserPromoted:
             await refreshIdentity()
-        case .deleteUserData, .deferredRevocationCompleted, .callbackRefused:
+        case .deleteUserData, .deferredRevocationCompleted, .callbackRefused, .credentialStoreFallback:
             break
         case .providerLogout(let outcome):
             // Signed out either way; a browser session the person asked to end and that is still

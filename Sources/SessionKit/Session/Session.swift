@@ -118,9 +118,10 @@ public actor Session {
     /// ``deleteAccount()`` works on the reference profile with no extra wiring.
     ///
     /// The default store is the Keychain on Apple platforms (`KeychainCredentialStore`,
-    /// `AfterFirstUnlockThisDeviceOnly`) and a ``FileCredentialStore`` under
-    /// `$XDG_DATA_HOME/sessionkit/<client id>` elsewhere; on a Linux desktop pass the keyring store
-    /// from `SessionKitSecretService` (`DefaultCredentialStore.make`).
+    /// `AfterFirstUnlockThisDeviceOnly`); elsewhere the desktop keyring (Secret Service, libsecret
+    /// loaded at run time) whenever one answers, else a ``FileCredentialStore`` under
+    /// `$XDG_DATA_HOME/sessionkit/<client id>`. That fallback is never silent: ``storeFallbackReason``
+    /// says why, and ``restore()`` publishes ``SessionEvent/credentialStoreFallback(reason:)``.
     ///
     /// `configure` adjusts the configuration's policies before the session is made; it runs once,
     /// at once, and is `@Sendable` so a main-actor caller can pass it to the session's initialiser.
@@ -152,7 +153,9 @@ public actor Session {
                 environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
                 ?? URL(fileURLWithPath: environment["HOME"] ?? NSTemporaryDirectory()).appendingPathComponent(".local/share")
             let name = provider.clientID.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" }
-            return FileCredentialStore(directory: base.appendingPathComponent("sessionkit").appendingPathComponent(String(name)))
+            return PlatformCredentialStore(
+                service: "sessionkit.\(provider.clientID)",
+                directory: base.appendingPathComponent("sessionkit").appendingPathComponent(String(name)))
         #endif
     }
 
@@ -298,6 +301,7 @@ public actor Session {
     @discardableResult
     public func restore() async throws(SessionError) -> SessionStage {
         let record: CredentialRecord
+        await reportStoreFallback()
         do {
             record = try await store.load()
         } catch {

@@ -38,6 +38,10 @@ public enum SessionEvent: Sendable, Hashable {
     /// A URL matched the redirect URI but was not consumed; it carries the reason, never a value.
     /// A URL that does not match the redirect URI at all is not the session's and raises nothing.
     case callbackRefused(CallbackRefusal)
+    /// No secure store answered, so the credentials are kept in files; `reason` is the system's
+    /// (no keyring on the session bus, libsecret missing). Published by `restore()` at launch for
+    /// the platform store `Session(provider:presenter:)` picks; show it or log it.
+    case credentialStoreFallback(reason: String)
 }
 
 /// Why a URL that matched the redirect URI was not consumed as the callback.

@@ -75,6 +75,13 @@ final class WalkthroughRun: Sendable {
         return (lines, termination, report)
     }
 
+    /// Every line, the exit status (-1 for a signal) and what the process wrote to standard error.
+    func finishedWithErrors() async -> (lines: [String], status: Int32, errors: String) {
+        let (lines, termination, _) = await finished()
+        let status: Int32 = if case .exited(let code) = termination { code } else { -1 }
+        return (lines, status, standardError.text)
+    }
+
     /// Whether the walkthrough exited with status 0 and the runtime reported no crash.
     func succeeded(_ termination: ChildTermination) -> Bool {
         termination == .exited(0) && !standardError.holdsCrashReport

@@ -554,6 +554,7 @@ struct MachineScript: CustomStringConvertible {
         case .deferredRevocationCompleted: "deferredRevocationCompleted"
         case .providerLogout(let outcome): "providerLogout(\(outcome))"
         case .callbackRefused(let refusal): "callbackRefused(\(refusal))"
+        case .credentialStoreFallback(let reason): "credentialStoreFallback(\(reason))"
         }
     }
 
