@@ -70,7 +70,8 @@ extension StateMachineTests {
             for file in SessionTransitionTable.diagramFiles() {
                 let committed = Self.committed("Diagrams/\(file.name)")
                 #expect(committed != nil, "Diagrams/\(file.name) is missing: \(Self.regenerate)")
-                #expect(committed == file.contents, "Diagrams/\(file.name) is out of date: \(Self.regenerate)")
+                let upToDate = committed == file.contents
+                #expect(upToDate, "Diagrams/\(file.name) is out of date: \(Self.regenerate)")
             }
         }
 
@@ -82,13 +83,15 @@ extension StateMachineTests {
                 let svgName = file.name.replacingOccurrences(of: ".dot", with: ".svg")
                 let stamp = SessionTransitionTable.diagramStamp(of: file.contents)
                 let svg = Self.committed("Diagrams/\(svgName)")
-                #expect(svg?.contains(stamp) == true, "Diagrams/\(svgName) was not rendered from today's table: \(Self.regenerate)")
+                let rendered = svg?.contains(stamp) == true
+                #expect(rendered, "Diagrams/\(svgName) was not rendered from today's table: \(Self.regenerate)")
                 let copyPath = Self.packageRoot.appending(path: "\(resources)/\(svgName)").path
                 let attributes = try? FileManager.default.attributesOfItem(atPath: copyPath)
                 #expect(
                     attributes?[.type] as? FileAttributeType == .typeRegular,
                     "\(resources)/\(svgName) must be a real file (DocC copies a link as it is): \(Self.regenerate)")
-                #expect(Self.committed("\(resources)/\(svgName)") == svg, "\(resources)/\(svgName) differs: \(Self.regenerate)")
+                let sameAsDiagrams = Self.committed("\(resources)/\(svgName)") == svg
+                #expect(sameAsDiagrams, "\(resources)/\(svgName) differs from Diagrams/\(svgName): \(Self.regenerate)")
             }
         }
 
