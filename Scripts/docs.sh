@@ -2,8 +2,20 @@
 # Builds the DocC documentation of every product with a catalog, with the toolchain's own tools
 # (no plugin): symbol graphs from the compiler, then `docc convert --analyze`. Fails on any
 # warning. Output: .build/documentation/<Module>/ (static hosting layout).
+# Then checks the sites as a reader sees them (Scripts/docs-check.py): each served on 127.0.0.1 and
+# opened page by page in headless Chromium; a page that does not render, an image or a request
+# that fails, or an internal link that leads nowhere fails the run. Screenshots of the landing
+# pages and of the Stages article: .build/documentation-screenshots/. `--no-browser` skips that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+browser=1
+for argument in "$@"; do
+    case $argument in
+        --no-browser) browser=0 ;;
+        *) echo "usage: Scripts/docs.sh [--no-browser]" >&2; exit 2 ;;
+    esac
+done
 
 modules=(SessionKit SessionKitJOSE SessionKitHandoffs SessionKitSecretService SessionKitTesting)
 docc_bin=$(command -v docc || true)
@@ -22,6 +34,13 @@ graphs=$(sed -n 's/^Files written to //p' .build/dump-symbol-graph.log | tail -n
 [[ -n "$graphs" && -d "$graphs" ]] || { echo "docs: no symbol graphs were written" >&2; exit 1; }
 
 failed=0
+# DocC copies a link in a catalog into the site as it is, where it dangles: resources must be files.
+links=$(find Sources -path '*.docc/*' -type l)
+if [[ -n "$links" ]]; then
+    printf '%s\n' "$links" >&2
+    echo "docs: these catalog files are links, which DocC copies as they are; check in the files (Scripts/diagrams.sh does for the diagrams)" >&2
+    failed=1
+fi
 for module in "${modules[@]}"; do
     catalog="Sources/$module/$module.docc"
     [[ -d "$catalog" ]] || { echo "docs: $catalog is missing" >&2; failed=1; continue; }
@@ -45,8 +64,14 @@ for module in "${modules[@]}"; do
         echo "docs: $module has $problems documentation warnings" >&2
         failed=1
     else
+        # DocC's pages ask the site for its theme settings; a catalog without any gets the defaults
+        # written out, so the request is answered instead of failing.
+        [[ -f "$output/theme-settings.json" ]] || printf '{}\n' >"$output/theme-settings.json"
         pages=$(find "$output/data/documentation" -name '*.json' | wc -l)
         echo "docs: $module: $pages pages, no warnings"
     fi
 done
+if [[ "$failed" = 0 && "$browser" = 1 ]]; then
+    python3 Scripts/docs-check.py "${modules[@]}" || failed=1
+fi
 exit "$failed"

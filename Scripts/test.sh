@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Runs every SessionKit test on a fresh machine:
-#   1. installs what the tests need (OpenSSL headers, libsecret, gnome-keyring, D-Bus; the two
+#   1. installs what the tests need (OpenSSL headers, libsecret, gnome-keyring, D-Bus, Chromium; the two
 #      real OpenID providers from PyPI),
 #   2. starts the providers on 127.0.0.1,
 #   3. builds and runs the suite with warnings as errors, then again under the thread sanitizer,
 #      each inside a D-Bus session of its own with an unlocked gnome-keyring (the Secret Service
 #      store's tests), then the default store's headless fallback outside any D-Bus session;
 #      the build compiles every Swift snippet of the README and the DocC articles (SnippetTests),
-#   4. builds the DocC documentation (Scripts/docs.sh) and fails on any warning,
+#   4. builds the DocC documentation (Scripts/docs.sh) and fails on any warning, then opens every
+#      page in headless Chromium and fails on a page, image or link that does not load,
 #   5. runs each fuzz target for a short time,
 #   6. stops the providers (also on failure).
 # Options: --no-tsan, --no-fuzz, --no-providers; FUZZ_SECONDS (default 20).
@@ -47,6 +48,16 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libsecret-1\.so\.0' || ! command -v gnom
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnome-keyring libsecret-1-0 libsecret-tools dbus
     else
         echo "the keyring packages are missing: sudo apt-get install gnome-keyring libsecret-1-0 libsecret-tools dbus" >&2
+        exit 1
+    fi
+fi
+
+# The documentation is checked in a headless browser (Scripts/docs.sh).
+if ! command -v chromium >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+    else
+        echo "Chromium is missing: sudo apt-get install chromium" >&2
         exit 1
     fi
 fi
@@ -129,7 +140,7 @@ grep -q 'Test "README.md:[0-9]* runs as written" passed' .build/test-output.txt 
     || { echo "the README's runnable snippet did not run (SnippetTests)" >&2; exit 1; }
 echo "documentation snippets: $(grep -c 'runs as written" passed' .build/test-output.txt) ran as written, every other one compiled"
 
-step "documentation (DocC, warnings fail)"
+step "documentation (DocC, warnings fail; every page opened in headless Chromium)"
 Scripts/docs.sh
 
 step "default credential store on a headless machine (no D-Bus session)"

@@ -72,9 +72,10 @@ struct Walkthrough {
         let base = URL(fileURLWithPath: directory)
         do {
             try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-            try Data(SessionTransitionTable.mermaid().utf8).write(to: base.appendingPathComponent("stages.mmd"))
-            try Data(SessionTransitionTable.dot().utf8).write(to: base.appendingPathComponent("stages.dot"))
-            print("wrote \(directory)/stages.mmd and \(directory)/stages.dot")
+            for file in SessionTransitionTable.diagramFiles() {
+                try Data(file.contents.utf8).write(to: base.appendingPathComponent(file.name))
+                print("wrote \(directory)/\(file.name)")
+            }
         } catch {
             FileHandle.standardError.write(Data("walkthrough: cannot write the diagrams into \(directory): \(error)\n".utf8))
             exit(1)

@@ -201,27 +201,4 @@ public enum SessionTransitionTable {
         }
         return lines.joined(separator: "\n") + "\n"
     }
-
-    /// The stage diagram as Graphviz `dot` source, for rendering an SVG.
-    public static func dot() -> String {
-        var lines = [
-            "// Generated from SessionTransitionTable. Do not edit.", "digraph SessionStages {", "    rankdir=LR;",
-            "    node [shape=box, style=rounded];",
-        ]
-        var edges: [String: [String]] = [:]
-        var order: [String] = []
-        for rule in rules {
-            guard case .moves(let targets) = rule.outcome else { continue }
-            for target in targets {
-                let key = "    \(rule.stage.rawValue) -> \(target.rawValue)"
-                if edges[key] == nil { order.append(key) }
-                edges[key, default: []].append(rule.event.rawValue)
-            }
-        }
-        for key in order {
-            lines.append("\(key) [label=\"\(edges[key]!.joined(separator: "\\n"))\"];")
-        }
-        lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
-    }
 }

@@ -48,12 +48,102 @@ extension StateMachineTests {
             #expect(reached == Set(SessionStage.allCases))
         }
 
-        @Test func committedDiagramMatchesTheTable() throws {
-            let url = Self.packageRoot.appending(path: "Diagrams/stages.mmd")
-            let committed = try #require(
-                try? String(contentsOf: url, encoding: .utf8),
-                "Diagrams/stages.mmd is missing: generate it from SessionTransitionTable.mermaid() and commit it")
-            #expect(committed == SessionTransitionTable.mermaid())
+        /// What to run when a committed diagram is out of date.
+        static let regenerate =
+            "run Scripts/diagrams.sh and commit Diagrams/ and Sources/SessionKit/SessionKit.docc/Resources/"
+
+        static func committed(_ path: String) -> String? {
+            try? String(contentsOf: packageRoot.appending(path: path), encoding: .utf8)
+        }
+
+        /// Whether a line of a diagram's source draws an arrow from one stage to another: forward,
+        /// or written from its head with `dir=back`; `signedOut` as a target may be its end box.
+        static func isArrow(_ line: Substring, from: SessionStage, to: SessionStage) -> Bool {
+            let heads = to == .signedOut ? ["signedOut", "signedOut_end"] : [to.rawValue]
+            return heads.contains { head in
+                line.hasPrefix("    \(from.rawValue) -> \(head) [") && !line.contains("dir=back")
+                    || line.hasPrefix("    \(head) -> \(from.rawValue) [dir=back")
+            }
+        }
+
+        @Test func committedDiagramsMatchTheTable() {
+            for file in SessionTransitionTable.diagramFiles() {
+                let committed = Self.committed("Diagrams/\(file.name)")
+                #expect(committed != nil, "Diagrams/\(file.name) is missing: \(Self.regenerate)")
+                let upToDate = committed == file.contents
+                #expect(upToDate, "Diagrams/\(file.name) is out of date: \(Self.regenerate)")
+            }
+        }
+
+        /// Each SVG, in Diagrams/ and in the DocC catalog, is the rendering of today's source: it
+        /// carries the source's digest, and the catalog's copy is a real file equal to Diagrams/'.
+        @Test func renderedDiagramsMatchTheirSources() throws {
+            let resources = "Sources/SessionKit/SessionKit.docc/Resources"
+            for file in SessionTransitionTable.diagramFiles() where file.name.hasSuffix(".dot") {
+                let svgName = file.name.replacingOccurrences(of: ".dot", with: ".svg")
+                let stamp = SessionTransitionTable.diagramStamp(of: file.contents)
+                let svg = Self.committed("Diagrams/\(svgName)")
+                let rendered = svg?.contains(stamp) == true
+                #expect(rendered, "Diagrams/\(svgName) was not rendered from today's table: \(Self.regenerate)")
+                let copyPath = Self.packageRoot.appending(path: "\(resources)/\(svgName)").path
+                let attributes = try? FileManager.default.attributesOfItem(atPath: copyPath)
+                #expect(
+                    attributes?[.type] as? FileAttributeType == .typeRegular,
+                    "\(resources)/\(svgName) must be a real file (DocC copies a link as it is): \(Self.regenerate)")
+                let sameAsDiagrams = Self.committed("\(resources)/\(svgName)") == svg
+                #expect(sameAsDiagrams, "\(resources)/\(svgName) differs from Diagrams/\(svgName): \(Self.regenerate)")
+            }
+        }
+
+        /// Every move of the table is drawn in exactly one concern's diagram, as an arrow or, for a
+        /// move that stays, in the stage's "stays on" list; no diagram draws a self-loop.
+        @Test func everyMoveIsDrawnInItsConcernsDiagram() {
+            let diagrams = Dictionary(uniqueKeysWithValues: SessionConcern.allCases.map { ($0, SessionTransitionTable.dot(for: $0)) })
+            for rule in SessionTransitionTable.rules {
+                guard case .moves(let targets) = rule.outcome else { continue }
+                let concern = SessionConcern.of(rule.event, in: rule.stage)
+                for target in targets {
+                    let drawnIn = SessionConcern.allCases.filter { concern in
+                        diagrams[concern]!.split(separator: "\n").contains { line in
+                            target == rule.stage
+                                ? line.hasPrefix("    \(rule.stage.rawValue) [") && line.contains(rule.event.rawValue)
+                                : Self.isArrow(line, from: rule.stage, to: target) && line.contains(rule.event.rawValue)
+                        }
+                    }
+                    #expect(drawnIn == [concern], "\(rule.stage) --\(rule.event)--> \(target)")
+                }
+            }
+            for (concern, dot) in diagrams {
+                #expect(dot.contains(" -> "), "the \(concern) diagram has no arrow")
+                for stage in SessionStage.allCases {
+                    #expect(!dot.contains("    \(stage.rawValue) -> \(stage.rawValue) "), "a self-loop in the \(concern) diagram")
+                }
+            }
+        }
+
+        /// The overview shows all seven stages and an arrow for every pair of stages the table
+        /// connects.
+        @Test func theOverviewShowsEveryStageAndEveryMoveBetweenStages() {
+            let overview = SessionTransitionTable.overviewDot()
+            for stage in SessionStage.allCases {
+                #expect(overview.contains("    \(stage.rawValue) [label="), "\(stage)")
+            }
+            for rule in SessionTransitionTable.rules {
+                guard case .moves(let targets) = rule.outcome else { continue }
+                for target in targets where target != rule.stage {
+                    #expect(
+                        overview.split(separator: "\n").contains { Self.isArrow($0, from: rule.stage, to: target) },
+                        "\(rule.stage) -> \(target)")
+                }
+            }
+        }
+
+        /// A diagram's digest changes with its source, so an SVG rendered before a change is caught.
+        @Test func theDigestFollowsTheSource() {
+            let source = SessionTransitionTable.dot(for: .refresh)
+            let changed = source.replacingOccurrences(of: "refreshVerified", with: "refreshVerifiedTwice")
+            #expect(SessionTransitionTable.diagramDigest(of: source) != SessionTransitionTable.diagramDigest(of: changed))
+            #expect(source.contains(SessionTransitionTable.diagramStamp(of: source)))
         }
     }
 }
