@@ -4,12 +4,14 @@
     import Foundation
     import SessionKit
 
-    /// A `CredentialStore` and `DeviceCredentialStore` in the desktop keyring, through the
-    /// freedesktop Secret Service (GNOME Keyring, KeePassXC, KWallet's bridge) and `libsecret`.
+    /// A `CredentialStore`, `DeviceCredentialStore` and `GuestCredentialStore` in the desktop
+    /// keyring, through the freedesktop Secret Service (GNOME Keyring, KeePassXC, KWallet's bridge)
+    /// and `libsecret`.
     ///
-    /// The credential record and the device credential are two items of the default collection,
-    /// found by the attributes `service` and `account`: (`service`, `credentials`) and
-    /// (`deviceService`, `device`), so the device secret never sits beside the refresh token. Each
+    /// The credential record, the device credential and the guest credential are items of the
+    /// default collection, found by the attributes `service` and `account`: (`service`,
+    /// `credentials`), (`deviceService`, `device`) and (`guestService`, `guest`), so no device
+    /// secret ever sits beside the refresh token. Each
     /// holds the same framed bytes as `FileCredentialStore`'s files (schema version, kind, SHA-256):
     /// a damaged item or one from a newer build is a typed error, never "signed out". Each save
     /// replaces the whole item in one Secret Service call (`CreateItem` with `replace`), so a reader
@@ -21,7 +23,7 @@
     ///
     /// libsecret's calls block on D-Bus; they run on a serial dispatch queue of this store, never on
     /// the Swift concurrency pool, and in call order.
-    public final class SecretServiceCredentialStore: CredentialStore, DeviceCredentialStore {
+    public final class SecretServiceCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
         /// Where one item lives.
         struct Item: Sendable {
             var service: String
@@ -33,11 +35,14 @@
         public let service: String
         /// The `service` attribute of the device credential item.
         public let deviceService: String
+        /// The `service` attribute of the guest credential item.
+        public let guestService: String
         /// The directory of the lease's lock file.
         public let leaseDirectory: URL
 
         let credentials: Item
         let device: Item
+        let guest: Item
         let lease: LeaseKeeper
         private let queue = DispatchQueue(label: "SessionKit.SecretServiceCredentialStore")
 
@@ -46,14 +51,17 @@
         /// - Parameters:
         ///   - service: the `service` attribute of the record item, e.g. the app's identifier.
         ///   - deviceService: the device credential's `service` attribute; `service + ".device"` by default.
+        ///   - guestService: the guest credential's `service` attribute; `service + ".guest"` by default.
         ///   - leaseDirectory: a directory every process using these items can reach (created with
         ///     mode 0700), for the cross-process lease.
-        public init(service: String, deviceService: String? = nil, leaseDirectory: URL) {
+        public init(service: String, deviceService: String? = nil, guestService: String? = nil, leaseDirectory: URL) {
             self.service = service
             self.deviceService = deviceService ?? service + ".device"
+            self.guestService = guestService ?? service + ".guest"
             self.leaseDirectory = leaseDirectory
             credentials = Item(service: service, account: "credentials", label: "SessionKit credentials (\(service))")
             device = Item(service: self.deviceService, account: "device", label: "SessionKit device credential (\(service))")
+            guest = Item(service: self.guestService, account: "guest", label: "SessionKit guest credential (\(service))")
             lease = LeaseKeeper.lockFile(in: leaseDirectory, named: service + ".lease.lock", key: "secret-service:" + service)
         }
 
@@ -104,6 +112,30 @@
         /// Deletes the device credential item; deleting a missing one succeeds.
         public func removeDevice() async throws(CredentialStoreError) {
             let item = device
+            try await perform { () throws(CredentialStoreError) in try SecretServiceItems.remove(item) }
+        }
+
+        // MARK: GuestCredentialStore
+
+        /// Reads the guest credential, or nil when none was saved.
+        public func loadGuest() async throws(CredentialStoreError) -> GuestCredential? {
+            let item = guest
+            return try await perform { () throws(CredentialStoreError) in
+                guard let bytes = try SecretServiceItems.read(item) else { return nil }
+                return try StoredPayloadCodec.openGuest(bytes)
+            }
+        }
+
+        /// Replaces the guest credential item in one call.
+        public func saveGuest(_ credential: GuestCredential) async throws(CredentialStoreError) {
+            let item = guest
+            let bytes = try StoredPayloadCodec.seal(credential)
+            try await perform { () throws(CredentialStoreError) in try SecretServiceItems.write(bytes, to: item) }
+        }
+
+        /// Deletes the guest credential item; deleting a missing one succeeds.
+        public func removeGuest() async throws(CredentialStoreError) {
+            let item = guest
             try await perform { () throws(CredentialStoreError) in try SecretServiceItems.remove(item) }
         }
 
