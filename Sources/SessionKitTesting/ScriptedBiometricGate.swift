@@ -1,6 +1,6 @@
 import SessionKit
 
-/// A ``BiometricGate`` in memory whose person answers as scripted: confirm, deny, find the item
+/// A `BiometricGate` in memory whose person answers as scripted: confirm, deny, find the item
 /// invalidated by an enrollment change, or no biometrics at all.
 ///
 /// It behaves like the Keychain item where the vault can tell: storing does not ask, a read asks

@@ -1,6 +1,6 @@
 /// Keeps one item behind the person's biometric confirmation: the seam under ``HighAssuranceVault``.
 ///
-/// On Apple platforms ``KeychainBiometricGate`` is a Keychain item created with
+/// On Apple platforms `KeychainBiometricGate` is a Keychain item created with
 /// `.biometryCurrentSet` access control. Elsewhere there is none unless the app supplies its own
 /// (``UnavailableBiometricGate`` says so); the test kit's `ScriptedBiometricGate` plays one in tests.
 ///

@@ -54,7 +54,7 @@ public actor HighAssuranceVault {
         self.skew = Double(clockSkew.components.seconds)
     }
 
-    /// The platform's gate: ``KeychainBiometricGate`` where Security and LocalAuthentication
+    /// The platform's gate: `KeychainBiometricGate` where Security and LocalAuthentication
     /// exist, else ``UnavailableBiometricGate``.
     public static func platformGate(service: String) -> any BiometricGate {
         #if canImport(Security) && canImport(LocalAuthentication)

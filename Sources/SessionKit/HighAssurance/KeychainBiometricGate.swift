@@ -37,7 +37,7 @@
 
         /// Whether biometrics can be evaluated now (`LAContext.canEvaluatePolicy`).
         public func availability() async -> BiometricAvailability {
-            await perform { () -> BiometricAvailability in
+            await performWithoutFailure { () -> BiometricAvailability in
                 let context = LAContext()
                 var error: NSError?
                 if context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) { return .available }
@@ -164,7 +164,7 @@
             return try result.get()
         }
 
-        private func perform<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        private func performWithoutFailure<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
             let queue = queue
             return await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
                 queue.async { continuation.resume(returning: work()) }

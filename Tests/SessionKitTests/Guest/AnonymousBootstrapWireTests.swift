@@ -9,7 +9,8 @@ struct AnonymousBootstrapWireTests {
     static let sdk = AnonymousBootstrapProfile.onePass(issuer: issuer)
 
     private static func body(_ request: HTTPRequest) throws -> [String: String] {
-        try #require(try JSONSerialization.jsonObject(with: try #require(request.body)) as? [String: String])
+        let data = try #require(request.body)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
     }
 
     private static func decode(_ json: String, profile: AnonymousBootstrapProfile = sdk) throws(AnonymousBootstrapError)

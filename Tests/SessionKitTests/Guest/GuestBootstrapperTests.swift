@@ -130,7 +130,7 @@ struct GuestBootstrapperTests {
         let bootstrapper = setup.bootstrapper()
         _ = try await bootstrapper.bootstrap()
         let stored = setup.store.guest
-        setup.fixture.provider.script(.serverError(status: 503, retryAfter: 7), on: .anonymousBootstrap)
+        setup.fixture.provider.script(.serverError(status: 503, retryAfterSeconds: 7), on: .anonymousBootstrap)
         await #expect(throws: AnonymousBootstrapError.unavailable(status: 503, retryAfter: .seconds(7))) {
             try await bootstrapper.bootstrap()
         }

@@ -73,6 +73,6 @@ struct SimulatedProviderAnonymousBootstrapTests {
         #expect(fixture.provider.requestCount(for: .anonymousBootstrap) == 1)
         #expect(
             fixture.provider.requestLog.last?.description
-                == "POST /api/v1/auth/anonymous_bootstrap → 503 server_error [fault: serverError(status: 503, retryAfter: nil)]")
+                == "POST /api/v1/auth/anonymous_bootstrap → 503 server_error [fault: serverError(503)]")
     }
 }
