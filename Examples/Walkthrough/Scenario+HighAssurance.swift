@@ -27,7 +27,7 @@ extension Scenario {
         env.clock.advance(by: .seconds(120))
         background.withLock { $0 = true }
         let inBackground = try await vault.read(reason: reason)
-        say.note("a background task asks for it: \(inBackground); prompts shown: \(gate.reasonsShown.count)", at: env.clock.wallClockNow())
+        say.note("a background task asks for it: \(inBackground); gate reads: \(gate.reasonsShown.count)", at: env.clock.wallClockNow())
 
         background.withLock { $0 = false }
         gate.enqueue(.deny)
@@ -51,6 +51,6 @@ extension Scenario {
         try await env.session.signOut()
         try await vault.remove()
         let afterSignOut = try await vault.read(reason: reason)
-        say.note("after sign-out: \(afterSignOut); prompts shown in all: \(gate.reasonsShown.count)", at: env.clock.wallClockNow())
+        say.note("after sign-out: \(afterSignOut); gate reads in all: \(gate.reasonsShown.count)", at: env.clock.wallClockNow())
     }
 }

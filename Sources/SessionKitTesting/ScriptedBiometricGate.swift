@@ -65,7 +65,8 @@ public final class ScriptedBiometricGate: BiometricGate {
 
     // MARK: Inspection
 
-    /// Every reason the person was shown, in order: one per read that asked.
+    /// Every reason passed to a read, in order, a read that found the item invalidated by an
+    /// enrollment change included (the Keychain answers that one without a prompt).
     public var reasonsShown: [String] { state.withLock { $0.reasons } }
 
     /// Whether a payload is stored (an invalidated one is not).
