@@ -14,7 +14,7 @@ struct Walkthrough {
         arguments.removeAll { $0 == "--json" }
         if arguments.contains("--list") {
             for scenario in Scenario.all {
-                print("\(scenario.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(scenario.summary)")
+                print("\(scenario.name.padding(toLength: max(20, scenario.name.count), withPad: " ", startingAt: 0)) \(scenario.summary)")
             }
             return
         }
