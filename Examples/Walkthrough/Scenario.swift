@@ -13,7 +13,7 @@ struct Scenario: Sendable {
     static let all: [Scenario] = [
         happyPath, concurrentRefresh, tamperedRefresh, outageSignOut, accountDeletion, deletionRefused, keyRotation, handoffTimeout,
         restoreAfterRelaunch, offlineLaunch, offlineExpired, accessGranted, accessDeclined, accessDeclinedBridged, accessRetryLater,
-        accessClosed, credentialImport, importVersion, importPartial, stepUp, deviceSignIn, providerLogout,
+        accessClosed, credentialImport, importVersion, importPartial, stepUp, deviceSignIn, providerLogout, highAssuranceAction,
     ]
 
     static let happyPath = Scenario(name: "happy-path", summary: "sign in → active → refresh → sign out") { env, say in

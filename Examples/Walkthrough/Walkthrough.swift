@@ -35,7 +35,7 @@ struct Walkthrough {
     static func list(json: Bool) {
         guard json else {
             for scenario in Scenario.all {
-                Narrator.write("\(scenario.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(scenario.summary)")
+                Narrator.write("\(scenario.name.padding(toLength: max(20, scenario.name.count), withPad: " ", startingAt: 0)) \(scenario.summary)")
             }
             return
         }

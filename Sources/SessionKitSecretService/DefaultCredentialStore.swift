@@ -15,7 +15,7 @@ import SessionKit
 /// ```
 ///
 /// The choice is made when the store is made; it does not change while the process runs.
-public final class DefaultCredentialStore: CredentialStore, DeviceCredentialStore {
+public final class DefaultCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
     /// Which store holds the credentials.
     public enum Backend: Sendable, Hashable, CustomStringConvertible {
         /// The Keychain (Apple platforms).
@@ -38,7 +38,7 @@ public final class DefaultCredentialStore: CredentialStore, DeviceCredentialStor
     /// Which store was chosen, and why when it is the file store.
     public let backend: Backend
     /// The chosen store itself.
-    public let store: any CredentialStore & DeviceCredentialStore
+    public let store: any CredentialStore & DeviceCredentialStore & GuestCredentialStore
 
     /// Why the credentials are kept in files instead of a keyring, or `nil` when a keyring holds them.
     public var fallbackReason: String? {
@@ -46,7 +46,7 @@ public final class DefaultCredentialStore: CredentialStore, DeviceCredentialStor
         return nil
     }
 
-    private init(backend: Backend, store: any CredentialStore & DeviceCredentialStore) {
+    private init(backend: Backend, store: any CredentialStore & DeviceCredentialStore & GuestCredentialStore) {
         self.backend = backend
         self.store = store
     }
@@ -112,5 +112,20 @@ public final class DefaultCredentialStore: CredentialStore, DeviceCredentialStor
     /// Deletes the device credential from the chosen store.
     public func removeDevice() async throws(CredentialStoreError) {
         try await store.removeDevice()
+    }
+
+    /// Reads the guest credential from the chosen store.
+    public func loadGuest() async throws(CredentialStoreError) -> GuestCredential? {
+        try await store.loadGuest()
+    }
+
+    /// Replaces the guest credential in the chosen store.
+    public func saveGuest(_ credential: GuestCredential) async throws(CredentialStoreError) {
+        try await store.saveGuest(credential)
+    }
+
+    /// Deletes the guest credential from the chosen store.
+    public func removeGuest() async throws(CredentialStoreError) {
+        try await store.removeGuest()
     }
 }

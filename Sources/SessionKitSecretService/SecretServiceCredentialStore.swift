@@ -24,17 +24,20 @@
     /// libsecret's calls block on D-Bus; they run on a serial dispatch queue of this store, never on
     /// the Swift concurrency pool, and in call order. `Session(provider:presenter:)` uses the same
     /// items on Linux whenever a keyring answers (service `sessionkit.<client id>`).
-    public final class SecretServiceCredentialStore: CredentialStore, DeviceCredentialStore {
+    public final class SecretServiceCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
         /// The `service` attribute of the credential record item.
         public var service: String { keyring.service }
         /// The `service` attribute of the device credential item.
         public var deviceService: String { keyring.deviceService }
+        /// The `service` attribute of the guest credential item.
+        public var guestService: String { keyring.guestService }
         /// The directory of the lease's lock file.
         public var leaseDirectory: URL { keyring.leaseDirectory }
 
         let keyring: RuntimeSecretServiceStore
         var credentials: RuntimeSecretService.Item { keyring.credentials }
         var device: RuntimeSecretService.Item { keyring.device }
+        var guest: RuntimeSecretService.Item { keyring.guest }
         var lease: LeaseKeeper { keyring.lease }
 
         /// Creates a store over the default keyring collection; nothing is touched until first use.
@@ -42,10 +45,12 @@
         /// - Parameters:
         ///   - service: the `service` attribute of the record item, e.g. the app's identifier.
         ///   - deviceService: the device credential's `service` attribute; `service + ".device"` by default.
+        ///   - guestService: the guest credential's `service` attribute; `service + ".guest"` by default.
         ///   - leaseDirectory: a directory every process using these items can reach (created with
         ///     mode 0700), for the cross-process lease.
-        public init(service: String, deviceService: String? = nil, leaseDirectory: URL) {
-            keyring = RuntimeSecretServiceStore(service: service, deviceService: deviceService, leaseDirectory: leaseDirectory)
+        public init(service: String, deviceService: String? = nil, guestService: String? = nil, leaseDirectory: URL) {
+            keyring = RuntimeSecretServiceStore(
+                service: service, deviceService: deviceService, guestService: guestService, leaseDirectory: leaseDirectory)
         }
 
         // MARK: CredentialStore
@@ -83,6 +88,23 @@
         /// Deletes the device credential item; deleting a missing one succeeds.
         public func removeDevice() async throws(CredentialStoreError) {
             try await keyring.removeDevice()
+        }
+
+        // MARK: GuestCredentialStore
+
+        /// Reads the guest credential, or nil when none was saved.
+        public func loadGuest() async throws(CredentialStoreError) -> GuestCredential? {
+            try await keyring.loadGuest()
+        }
+
+        /// Replaces the guest credential item in one call.
+        public func saveGuest(_ credential: GuestCredential) async throws(CredentialStoreError) {
+            try await keyring.saveGuest(credential)
+        }
+
+        /// Deletes the guest credential item; deleting a missing one succeeds.
+        public func removeGuest() async throws(CredentialStoreError) {
+            try await keyring.removeGuest()
         }
 
         // MARK: Reachability

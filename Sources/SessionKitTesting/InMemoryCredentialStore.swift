@@ -1,14 +1,15 @@
 import SessionKit
 import Synchronization
 
-/// A `CredentialStore` and `DeviceCredentialStore` held in memory, with hooks for tests.
+/// A `CredentialStore`, `DeviceCredentialStore` and `GuestCredentialStore` held in memory, with
+/// hooks for tests.
 ///
 /// It behaves like the durable stores where a session can tell: whole-record replaces, a failed
 /// save leaves the previous record in place, and ``withLease(_:)`` is exclusive (within this
 /// process) and reentrant in the same way. Tests can make the next operations fail, count
 /// operations, and read or replace the stored values directly — for instance to play another
 /// process that refreshed in the meantime.
-public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialStore {
+public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
     /// A store operation, for ``failNext(_:times:with:)`` and ``count(of:)``.
     public enum Operation: Sendable, Hashable, CaseIterable {
         /// `CredentialStore.load()`.
@@ -21,11 +22,18 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
         case saveDevice
         /// `DeviceCredentialStore.removeDevice()`.
         case removeDevice
+        /// `GuestCredentialStore.loadGuest()`.
+        case loadGuest
+        /// `GuestCredentialStore.saveGuest(_:)`.
+        case saveGuest
+        /// `GuestCredentialStore.removeGuest()`.
+        case removeGuest
     }
 
     private struct State {
         var record: CredentialRecord
         var device: DeviceCredential?
+        var guest: GuestCredential?
         var counts: [Operation: Int] = [:]
         var failures: [Operation: [CredentialStoreError]] = [:]
         var leaseCount = 0
@@ -34,9 +42,9 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
     private let state: Locked<State>
     private let lease = LeaseKeeper(crossProcess: nil)
 
-    /// Creates a store holding `record` and `device`.
-    public init(record: CredentialRecord = CredentialRecord(), device: DeviceCredential? = nil) {
-        state = Locked(State(record: record, device: device))
+    /// Creates a store holding `record`, `device` and `guest`.
+    public init(record: CredentialRecord = CredentialRecord(), device: DeviceCredential? = nil, guest: GuestCredential? = nil) {
+        state = Locked(State(record: record, device: device, guest: guest))
     }
 
     // MARK: Test hooks
@@ -49,6 +57,18 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
     /// The stored device credential, read without counting or failing.
     public var device: DeviceCredential? {
         state.withLock { $0.device }
+    }
+
+    /// The stored guest credential, read without counting or failing.
+    public var guest: GuestCredential? {
+        state.withLock { $0.guest }
+    }
+
+    /// Replaces the stored guest credential without counting or failing (for instance to play a
+    /// restored backup that lost the secret).
+    public func replaceGuest(_ guest: GuestCredential?) {
+        state.withLock { $0.guest = guest }
+        changes.notify()
     }
 
     /// Replaces the stored record without counting or failing, as another process would.
@@ -131,6 +151,23 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
     /// Forgets the device credential, or throws the next injected failure and keeps it.
     public func removeDevice() async throws(CredentialStoreError) {
         try perform(.removeDevice) { $0.device = nil }
+    }
+
+    // MARK: GuestCredentialStore
+
+    /// Returns the stored guest credential, or the next injected failure.
+    public func loadGuest() async throws(CredentialStoreError) -> GuestCredential? {
+        try perform(.loadGuest) { $0.guest }
+    }
+
+    /// Replaces the guest credential, or throws the next injected failure and keeps the old one.
+    public func saveGuest(_ credential: GuestCredential) async throws(CredentialStoreError) {
+        try perform(.saveGuest) { $0.guest = credential }
+    }
+
+    /// Forgets the guest credential, or throws the next injected failure and keeps it.
+    public func removeGuest() async throws(CredentialStoreError) {
+        try perform(.removeGuest) { $0.guest = nil }
     }
 
     private func perform<Value: Sendable>(

@@ -9,7 +9,8 @@ import Synchronization
 /// RS256-signed id_tokens, authorization codes bound to PKCE S256, refresh-token rotation with
 /// reuse detection (a replayed refresh token revokes its whole chain, unless a reuse grace period
 /// forgives the replay of the token just replaced), RFC 7009 revocation,
-/// device-bound keys and app disconnect, signing-key rotation. Each endpoint can be scripted to
+/// device-bound keys and app disconnect, guest bootstraps (a secret issued once, reuse, mismatch,
+/// server-side reset), signing-key rotation. Each endpoint can be scripted to
 /// fail for its next calls (``script(_:on:times:)``), and every request is logged without secrets.
 ///
 /// Token times come from the injected wall clock `now`; scripted waits (timeouts, slow answers)
@@ -264,6 +265,46 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     /// The subject a device uuid is registered to, if any.
     public func deviceOwner(deviceUUID: String) -> String? {
         state.withLock { $0.devices[deviceUUID]?.subject }
+    }
+
+    // MARK: Guest devices
+
+    /// Forgets a guest device as a server-side reset would: the secret the client holds stops
+    /// matching (the next bootstrap presenting it gets `401 invalid_device_secret`) and the keys of
+    /// its guest stop working.
+    ///
+    /// - Returns: false when no guest device has this id.
+    @discardableResult
+    public func forgetGuestDevice(deviceID: String) -> Bool {
+        state.withLock { $0.forgetGuestDevice(deviceID) }
+    }
+
+    /// Replaces the server's secret for a guest device, so the secret the client holds is refused;
+    /// the guest's keys keep working until they expire.
+    ///
+    /// - Returns: false when no guest device has this id.
+    @discardableResult
+    public func invalidateGuestDeviceSecret(deviceID: String) -> Bool {
+        state.withLock { state in
+            guard state.guestDevices[deviceID] != nil else { return false }
+            state.guestDevices[deviceID]?.secret = nil
+            return true
+        }
+    }
+
+    /// The id of the guest user a device is bound to, if any.
+    public func guestUserID(deviceID: String) -> Int? {
+        state.withLock { $0.guestDevices[deviceID]?.userID }
+    }
+
+    /// The display name a guest device sent with its last bootstrap, if any.
+    public func guestDeviceName(deviceID: String) -> String? {
+        state.withLock { $0.guestDevices[deviceID]?.name }
+    }
+
+    /// How many guest devices the provider knows.
+    public var guestDeviceCount: Int {
+        state.withLock { $0.guestDevices.count }
     }
 
     /// How many devices were registered through the exchange endpoint.

@@ -16,6 +16,8 @@ public enum SimulatedProviderEndpoint: String, Sendable, Hashable, CaseIterable,
     case userInfo
     /// `POST /oauth/device_authorization` (RFC 8628 §3.1).
     case deviceAuthorization
+    /// `POST /api/v1/auth/anonymous_bootstrap` (a guest session from the device, no Bearer).
+    case anonymousBootstrap
 
     /// The path under the issuer; for ``disconnect`` the prefix the client id follows.
     public var path: String {
@@ -28,6 +30,7 @@ public enum SimulatedProviderEndpoint: String, Sendable, Hashable, CaseIterable,
         case .disconnect: "/api/v1/me/connected_apps/"
         case .userInfo: "/oauth/userinfo"
         case .deviceAuthorization: "/oauth/device_authorization"
+        case .anonymousBootstrap: "/api/v1/auth/anonymous_bootstrap"
         }
     }
 
@@ -35,7 +38,7 @@ public enum SimulatedProviderEndpoint: String, Sendable, Hashable, CaseIterable,
     public var method: String {
         switch self {
         case .discovery, .jwks, .userInfo: "GET"
-        case .token, .revocation, .deviceKeyExchange, .deviceAuthorization: "POST"
+        case .token, .revocation, .deviceKeyExchange, .deviceAuthorization, .anonymousBootstrap: "POST"
         case .disconnect: "DELETE"
         }
     }

@@ -104,6 +104,14 @@ struct SimulatedProviderState {
         var platform: String
     }
 
+    /// A device bootstrapped as a guest, and the anonymous user it is bound to.
+    struct GuestDevice {
+        var userID: Int
+        var secret: String?
+        var platform: String
+        var name: String?
+    }
+
     struct DeviceKeyRecord {
         let subject: String
         let expiresAt: Date
@@ -124,6 +132,10 @@ struct SimulatedProviderState {
     var accessTokens: [String: AccessTokenRecord] = [:]
     var devices: [String: Device] = [:]
     var deviceKeys: [String: DeviceKeyRecord] = [:]
+    var guestDevices: [String: GuestDevice] = [:]
+    var nextGuestUserID = 1
+    /// The grant behind each guest user's access keys, so they count as active access tokens.
+    var guestGrants: [Int: Int] = [:]
     /// The simulated browser's sessions: when each subject last authenticated.
     var browserSessions: [String: Date] = [:]
     var authorizationRecords: [SimulatedProviderAuthorizationRecord] = []
@@ -237,6 +249,7 @@ struct SimulatedProviderState {
         case .disconnect: disconnectAnswer(request, clientID: clientIDSegment ?? "", now: now)
         case .userInfo: userInfoAnswer(request, now: now)
         case .deviceAuthorization: deviceAuthorizationAnswer(request, now: now)
+        case .anonymousBootstrap: anonymousBootstrapAnswer(request, now: now)
         }
     }
 

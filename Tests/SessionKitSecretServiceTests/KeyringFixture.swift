@@ -17,6 +17,7 @@ struct KeyringFixture {
     func remove() {
         try? SecretServiceItems.remove(store.credentials)
         try? SecretServiceItems.remove(store.device)
+        try? SecretServiceItems.remove(store.guest)
         try? FileManager.default.removeItem(at: leaseDirectory)
     }
 

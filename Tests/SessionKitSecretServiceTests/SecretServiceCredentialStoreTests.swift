@@ -69,6 +69,32 @@ struct SecretServiceCredentialStoreTests {
         #expect(try await fixture.store.load() == KeyringFixture.record, "removing the device leaves the record")
     }
 
+    @Test func theGuestCredentialLivesInAnItemOfItsOwn() async throws {
+        let fixture = KeyringFixture()
+        defer { fixture.remove() }
+        try await fixture.store.save(KeyringFixture.record)
+        try await fixture.store.saveDevice(KeyringFixture.device)
+        let guest = GuestCredential(deviceID: "guest-device", deviceSecret: Secret("guest-secret-value"))
+
+        #expect(try await fixture.store.loadGuest() == nil)
+        try await fixture.store.saveGuest(guest)
+
+        #expect(try await fixture.store.loadGuest() == guest)
+        let guestBytes = try #require(try SecretServiceItems.read(fixture.store.guest))
+        #expect(guestBytes.starts(with: StoreEnvelope.magic + Array("GSTC".utf8)))
+        for item in [fixture.store.credentials, fixture.store.device] {
+            let bytes = try #require(try SecretServiceItems.read(item))
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("guest-secret-value"))
+        }
+        #expect(fixture.store.guestService == fixture.service + ".guest")
+
+        try await fixture.store.removeGuest()
+        try await fixture.store.removeGuest()
+        #expect(try await fixture.store.loadGuest() == nil)
+        #expect(try await fixture.store.loadDevice() == KeyringFixture.device, "removing the guest leaves the device")
+        #expect(try await fixture.store.load() == KeyringFixture.record, "removing the guest leaves the record")
+    }
+
     @Test(arguments: [
         ([UInt8](), "the credential record file is empty"),
         ([UInt8](repeating: 0, count: 80), "the credential record file is zeroed"),

@@ -42,13 +42,17 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// The device authorization endpoint (RFC 8628 §3.1), for sign-in on a device whose browser
     /// cannot come back to the app.
     public var deviceAuthorizationEndpoint: URL?
+    /// How guest sessions are bootstrapped from the device (1pass.dev's anonymous-first sign-in);
+    /// `nil` when the provider offers none.
+    public var anonymousBootstrap: AnonymousBootstrapProfile?
 
     /// Creates a configuration from explicit endpoints. Rejects a redirect scheme containing `_`.
     public init(
         issuer: String, clientID: String, redirectURI: URL, scopes: [String] = ["openid"],
         authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL, revocationEndpoint: URL? = nil,
         deviceKeyExchangeEndpoint: URL? = nil, disconnectEndpoint: URL? = nil, userInfoEndpoint: URL? = nil,
-        endSessionEndpoint: URL? = nil, deviceAuthorizationEndpoint: URL? = nil
+        endSessionEndpoint: URL? = nil, deviceAuthorizationEndpoint: URL? = nil,
+        anonymousBootstrap: AnonymousBootstrapProfile? = nil
     ) throws(ConfigurationError) {
         // Foundation on Linux leaves `scheme` nil when it contains `_`: read the raw text too.
         let scheme = redirectURI.scheme ?? String(redirectURI.absoluteString.prefix { $0 != ":" })
@@ -69,10 +73,12 @@ public struct ProviderConfiguration: Sendable, Hashable {
         self.userInfoEndpoint = userInfoEndpoint
         self.endSessionEndpoint = endSessionEndpoint
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+        self.anonymousBootstrap = anonymousBootstrap
     }
 
     /// The 1pass.dev ("Sign in with logi") profile: fixed paths under the issuer, scopes
-    /// `openid profile:basic email`, device keys and app disconnect.
+    /// `openid profile:basic email`, device keys, app disconnect and the guest bootstrap of the
+    /// reference SDK (``AnonymousBootstrapProfile/onePass(issuer:)``).
     public static func onePass(
         clientID: String, redirectURI: URL, issuer: URL = URL(string: "https://api.1pass.dev")!
     ) throws(ConfigurationError) -> ProviderConfiguration {
@@ -87,7 +93,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
             authorizationEndpoint: try endpoint("/oauth/authorize"), tokenEndpoint: try endpoint("/oauth/token"),
             jwksURI: try endpoint("/.well-known/jwks.json"), revocationEndpoint: try endpoint("/oauth/revoke"),
             deviceKeyExchangeEndpoint: try endpoint("/api/v1/me/device_keys/exchange"),
-            disconnectEndpoint: try endpoint("/api/v1/me/connected_apps/\(encodedClient)"))
+            disconnectEndpoint: try endpoint("/api/v1/me/connected_apps/\(encodedClient)"),
+            anonymousBootstrap: .onePass(issuer: try endpoint("")))
     }
 
     /// Whether `url` is a callback for this configuration: same scheme, host and path as the redirect URI.

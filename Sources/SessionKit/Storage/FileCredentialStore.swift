@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
 
-/// A ``CredentialStore`` and ``DeviceCredentialStore`` kept in a directory of the file system,
-/// safe to share between processes.
+/// A ``CredentialStore``, ``DeviceCredentialStore`` and ``GuestCredentialStore`` kept in a
+/// directory of the file system, safe to share between processes.
 ///
-/// The directory (created with mode 0700) holds three files, each mode 0600:
+/// The directory (created with mode 0700) holds up to four files, each mode 0600:
 /// - `credentials`: the ``CredentialRecord``;
 /// - `device`: the ``DeviceCredential``, apart from the refresh token;
+/// - `guest`: the ``GuestCredential`` of a guest session, apart from both;
 /// - `lease.lock`: the lock file behind ``withLease(_:)``.
 ///
 /// Every write replaces a whole file atomically and durably (temporary file, `fsync`, `rename`,
@@ -19,9 +20,10 @@ import Foundation
 ///
 /// File I/O runs on a serial dispatch queue of this store, not on the Swift concurrency pool, since
 /// `fsync` can block for a long time; the queue also keeps this store's operations in call order.
-public final class FileCredentialStore: CredentialStore, DeviceCredentialStore {
+public final class FileCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
     static let credentialsFileName = "credentials"
     static let deviceFileName = "device"
+    static let guestFileName = "guest"
     static let leaseFileName = "lease.lock"
 
     /// The directory that holds the store's files.
@@ -51,7 +53,7 @@ public final class FileCredentialStore: CredentialStore, DeviceCredentialStore {
         self.directory = absolute
         let path = absolute.path(percentEncoded: false)
         let files = StoreDirectory(
-            path: path, fileSystem: fileSystem, managedNames: [Self.credentialsFileName, Self.deviceFileName])
+            path: path, fileSystem: fileSystem, managedNames: [Self.credentialsFileName, Self.deviceFileName, Self.guestFileName])
         self.files = files
         let queue = DispatchQueue(label: "SessionKit.FileCredentialStore")
         self.queue = queue
@@ -125,6 +127,34 @@ public final class FileCredentialStore: CredentialStore, DeviceCredentialStore {
         let files = files
         try await Self.perform(on: queue) { () throws(CredentialStoreError) in
             try files.remove(Self.deviceFileName)
+        }
+    }
+
+    // MARK: GuestCredentialStore
+
+    /// Reads the guest credential, or nil when none was saved.
+    public func loadGuest() async throws(CredentialStoreError) -> GuestCredential? {
+        let files = files
+        return try await Self.perform(on: queue) { () throws(CredentialStoreError) in
+            guard let bytes = try files.read(Self.guestFileName) else { return nil }
+            return try StoredPayloadCodec.openGuest(bytes)
+        }
+    }
+
+    /// Replaces the guest credential atomically and durably.
+    public func saveGuest(_ credential: GuestCredential) async throws(CredentialStoreError) {
+        let files = files
+        let bytes = try StoredPayloadCodec.seal(credential)
+        try await Self.perform(on: queue) { () throws(CredentialStoreError) in
+            try files.replace(Self.guestFileName, with: bytes)
+        }
+    }
+
+    /// Deletes the guest credential durably; deleting a missing one succeeds.
+    public func removeGuest() async throws(CredentialStoreError) {
+        let files = files
+        try await Self.perform(on: queue) { () throws(CredentialStoreError) in
+            try files.remove(Self.guestFileName)
         }
     }
 

@@ -3,10 +3,11 @@
     import Foundation
     import Security
 
-    /// A ``CredentialStore`` and ``DeviceCredentialStore`` in the Keychain, for Apple platforms.
+    /// A ``CredentialStore``, ``DeviceCredentialStore`` and ``GuestCredentialStore`` in the Keychain,
+    /// for Apple platforms.
     ///
-    /// The credential record and the device credential are two generic-password items in two
-    /// services, each holding the same framed bytes as ``FileCredentialStore``'s files (schema version,
+    /// The credential record, the device credential and the guest credential are generic-password
+    /// items in three services, each holding the same framed bytes as ``FileCredentialStore``'s files (schema version,
     /// kind, SHA-256), so damage and newer schemas are reported the same way. Items are
     /// `kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`: readable by background refreshes once the
     /// device was unlocked after boot, never synced or restored to another device. They live in the
@@ -20,7 +21,7 @@
     ///
     /// This type is compiled only where the Security framework exists; the Linux build and tests do
     /// not cover it.
-    public final class KeychainCredentialStore: CredentialStore, DeviceCredentialStore {
+    public final class KeychainCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
         /// Where one item lives; `Sendable` so Keychain calls can run on the store's queue.
         private struct Item: Sendable {
             var service: String
@@ -43,11 +44,14 @@
         public let service: String
         /// The Keychain service of the device credential, apart from the refresh token.
         public let deviceService: String
+        /// The Keychain service of the guest credential, apart from both.
+        public let guestService: String
         /// The Keychain access group shared with extensions, if any.
         public let accessGroup: String?
 
         private let credentials: Item
         private let device: Item
+        private let guest: Item
         private let queue: DispatchQueue
         private let lease: LeaseKeeper
 
@@ -56,15 +60,21 @@
         /// - Parameters:
         ///   - service: the service of the credential record item, e.g. the app's bundle identifier.
         ///   - deviceService: the service of the device credential item; defaults to `service + ".device"`.
+        ///   - guestService: the service of the guest credential item; defaults to `service + ".guest"`.
         ///   - accessGroup: a Keychain access group to share the items with extensions.
         ///   - leaseDirectory: a directory shared with the other processes that use these items (an
         ///     app-group container); when given, ``withLease(_:)`` excludes them as well.
-        public init(service: String, deviceService: String? = nil, accessGroup: String? = nil, leaseDirectory: URL? = nil) {
+        public init(
+            service: String, deviceService: String? = nil, guestService: String? = nil, accessGroup: String? = nil,
+            leaseDirectory: URL? = nil
+        ) {
             self.service = service
             self.deviceService = deviceService ?? service + ".device"
+            self.guestService = guestService ?? service + ".guest"
             self.accessGroup = accessGroup
             credentials = Item(service: service, account: "credentials", accessGroup: accessGroup)
             device = Item(service: self.deviceService, account: "device", accessGroup: accessGroup)
+            guest = Item(service: self.guestService, account: "guest", accessGroup: accessGroup)
             let queue = DispatchQueue(label: "SessionKit.KeychainCredentialStore")
             self.queue = queue
             guard let leaseDirectory else {
@@ -143,6 +153,31 @@
         package func saveAuxiliaryItem(_ bytes: [UInt8], account: String) async throws(CredentialStoreError) {
             let item = Item(service: service, account: account, accessGroup: accessGroup)
             try await Self.perform(on: queue) { () throws(CredentialStoreError) in try Self.write(bytes, to: item) }
+        }
+
+        /// Reads the guest credential, or nil when none was saved.
+        public func loadGuest() async throws(CredentialStoreError) -> GuestCredential? {
+            let item = guest
+            return try await Self.perform(on: queue) { () throws(CredentialStoreError) in
+                guard let bytes = try Self.read(item) else { return nil }
+                return try StoredPayloadCodec.openGuest(bytes)
+            }
+        }
+
+        /// Replaces the guest credential item.
+        public func saveGuest(_ credential: GuestCredential) async throws(CredentialStoreError) {
+            let item = guest
+            let bytes = try StoredPayloadCodec.seal(credential)
+            try await Self.perform(on: queue) { () throws(CredentialStoreError) in try Self.write(bytes, to: item) }
+        }
+
+        /// Deletes the guest credential item; deleting a missing one succeeds.
+        public func removeGuest() async throws(CredentialStoreError) {
+            let item = guest
+            try await Self.perform(on: queue) { () throws(CredentialStoreError) in
+                let status = SecItemDelete(item.query as CFDictionary)
+                guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.error(status, "delete") }
+            }
         }
 
         // MARK: Keychain calls

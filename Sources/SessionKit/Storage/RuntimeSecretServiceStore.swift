@@ -12,7 +12,7 @@ import Foundation
 /// never "signed out". The keyring has no lock of its own, so the lease is the file store's: an
 /// exclusive `flock` on `leaseDirectory/<service>.lease.lock`. libsecret's calls block on D-Bus;
 /// they run on a serial dispatch queue of this store, in call order, never on the Swift pool.
-package final class RuntimeSecretServiceStore: CredentialStore, DeviceCredentialStore {
+package final class RuntimeSecretServiceStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
     /// The `service` attribute of the credential record item.
     package let service: String
     /// The `service` attribute of the device credential item.
@@ -23,17 +23,23 @@ package final class RuntimeSecretServiceStore: CredentialStore, DeviceCredential
     package let credentials: RuntimeSecretService.Item
     /// The device credential's item.
     package let device: RuntimeSecretService.Item
+    /// The `service` attribute of the guest credential item.
+    package let guestService: String
+    /// The guest credential's item (an anonymous session's device secret), never beside the record.
+    package let guest: RuntimeSecretService.Item
     /// The cross-process lease, shared by every store of one service in this process.
     package let lease: LeaseKeeper
     private let queue = DispatchQueue(label: "SessionKit.RuntimeSecretServiceStore")
 
     /// A store over the default collection; nothing is touched until first use.
-    package init(service: String, deviceService: String? = nil, leaseDirectory: URL) {
+    package init(service: String, deviceService: String? = nil, guestService: String? = nil, leaseDirectory: URL) {
         self.service = service
         self.deviceService = deviceService ?? service + ".device"
+        self.guestService = guestService ?? service + ".guest"
         self.leaseDirectory = leaseDirectory
         credentials = .init(service: service, account: "credentials", label: "SessionKit credentials (\(service))")
         device = .init(service: self.deviceService, account: "device", label: "SessionKit device credential (\(service))")
+        guest = .init(service: self.guestService, account: "guest", label: "SessionKit guest credential (\(service))")
         lease = LeaseKeeper.lockFile(in: leaseDirectory, named: service + ".lease.lock", key: "secret-service:" + service)
     }
 
@@ -77,6 +83,28 @@ package final class RuntimeSecretServiceStore: CredentialStore, DeviceCredential
     /// Deletes the device credential item; deleting a missing one succeeds.
     package func removeDevice() async throws(CredentialStoreError) {
         let item = device
+        try await perform { () throws(CredentialStoreError) in try RuntimeSecretService.remove(item) }
+    }
+
+    /// Reads the guest credential, or nil when none was saved.
+    package func loadGuest() async throws(CredentialStoreError) -> GuestCredential? {
+        let item = guest
+        return try await perform { () throws(CredentialStoreError) in
+            guard let bytes = try RuntimeSecretService.read(item) else { return nil }
+            return try StoredPayloadCodec.openGuest(bytes)
+        }
+    }
+
+    /// Replaces the guest credential item in one call.
+    package func saveGuest(_ credential: GuestCredential) async throws(CredentialStoreError) {
+        let item = guest
+        let bytes = try StoredPayloadCodec.seal(credential)
+        try await perform { () throws(CredentialStoreError) in try RuntimeSecretService.write(bytes, to: item) }
+    }
+
+    /// Deletes the guest credential item; deleting a missing one succeeds.
+    package func removeGuest() async throws(CredentialStoreError) {
+        let item = guest
         try await perform { () throws(CredentialStoreError) in try RuntimeSecretService.remove(item) }
     }
 

@@ -3,8 +3,8 @@
 /// ```
 /// offset  size  field
 ///      0     8  magic 89 53 4B 53 0D 0A 1A 0A   ("\x89SKS\r\n\x1a\n")
-///      8     4  kind, ASCII: "CRED" (credential record), "DEVC" (device credential) or
-///                 "CXIL" (used credential-import tokens)
+///      8     4  kind, ASCII: "CRED" (credential record), "DEVC" (device credential),
+///                 "GSTC" (guest credential) or "CXIL" (used credential-import tokens)
 ///     12     4  schema version, big-endian
 ///     16     8  payload length n, big-endian
 ///     24     n  payload (JSON)
@@ -20,12 +20,14 @@ package enum StoreEnvelope {
     package enum Kind: Sendable {
         case credentials
         case device
+        case guest
         case importLedger
 
         var tag: [UInt8] {
             switch self {
             case .credentials: Array("CRED".utf8)
             case .device: Array("DEVC".utf8)
+            case .guest: Array("GSTC".utf8)
             case .importLedger: Array("CXIL".utf8)
             }
         }
@@ -34,6 +36,7 @@ package enum StoreEnvelope {
             switch self {
             case .credentials: "credential record"
             case .device: "device credential"
+            case .guest: "guest credential"
             case .importLedger: "import token ledger"
             }
         }

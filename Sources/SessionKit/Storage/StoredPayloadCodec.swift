@@ -9,6 +9,8 @@ import Foundation
 package enum StoredPayloadCodec {
     /// The schema version of ``DeviceCredential`` payloads this build writes.
     package static let deviceSchemaVersion = 1
+    /// The schema version of ``GuestCredential`` payloads this build writes.
+    package static let guestSchemaVersion = 1
 
     package static func seal(_ record: CredentialRecord) throws(CredentialStoreError) -> [UInt8] {
         StoreEnvelope.seal(
@@ -31,6 +33,17 @@ package enum StoredPayloadCodec {
         let kind = StoreEnvelope.Kind.device
         let (_, payload) = try StoreEnvelope.open(bytes, kind: kind, supportedVersion: deviceSchemaVersion)
         return try decode(DeviceCredential.self, from: payload, noun: kind.noun)
+    }
+
+    package static func seal(_ guest: GuestCredential) throws(CredentialStoreError) -> [UInt8] {
+        StoreEnvelope.seal(
+            try encode(guest, noun: StoreEnvelope.Kind.guest.noun), kind: .guest, schemaVersion: guestSchemaVersion)
+    }
+
+    package static func openGuest(_ bytes: [UInt8]) throws(CredentialStoreError) -> GuestCredential {
+        let kind = StoreEnvelope.Kind.guest
+        let (_, payload) = try StoreEnvelope.open(bytes, kind: kind, supportedVersion: guestSchemaVersion)
+        return try decode(GuestCredential.self, from: payload, noun: kind.noun)
     }
 
     private static func encode(_ value: some Encodable, noun: String) throws(CredentialStoreError) -> [UInt8] {
