@@ -35,7 +35,8 @@ struct Walkthrough {
     static func list(json: Bool) {
         guard json else {
             for scenario in Scenario.all {
-                Narrator.write("\(scenario.name.padding(toLength: max(20, scenario.name.count), withPad: " ", startingAt: 0)) \(scenario.summary)")
+                Narrator.write(
+                    "\(scenario.name.padding(toLength: max(20, scenario.name.count), withPad: " ", startingAt: 0)) \(scenario.summary)")
             }
             return
         }
