@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs guest bootstraps (``GuestBootstrapProcedure``) against the provider and the guest
+/// Runs guest bootstraps (`GuestBootstrapProcedure`) against the provider and the guest
 /// credential store, one at a time: however many callers ask at once, one procedure runs (one
 /// request, or two when the recovery rule bootstraps afresh) and every caller gets its result.
 ///
