@@ -103,7 +103,11 @@ struct LoopbackPresenterTests {
 
     @Test func anOpenerFailureEndsTheHandoffAndClosesThePort() async throws {
         let ports = Collector<UInt16>()
+        // A port below the ephemeral range, so no other test's listener (they all bind port 0)
+        // can be given it once this one closed it.
+        let fixed = try #require((23_000..<23_200).first { RawLoopbackClient.isRefused($0) })
         let presenter = LoopbackPresenter(
+            port: fixed,
             opener: BrowserOpener { url throws(HandoffError) in
                 if let port = Fixture.redirectURI(in: url)?.port { ports.append(UInt16(port)) }
                 throw .presentationFailed("no browser here")
@@ -112,6 +116,7 @@ struct LoopbackPresenterTests {
         await #expect(throws: HandoffError.presentationFailed("no browser here")) { try await presenter.present(Fixture.request) }
 
         let port = try #require(ports.values.first)
+        #expect(port == fixed)
         #expect(RawLoopbackClient.isRefused(port))
     }
 
