@@ -85,7 +85,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SessionBenchmarks",
-            dependencies: ["BenchmarkSupport", "SessionKit", "SessionKitTesting"],
+            dependencies: ["BenchmarkSupport", "SessionKit", "SessionKitTesting", "SessionKitJOSE"],
             path: "Benchmarks/SessionBenchmarks",
             swiftSettings: strict
         ),

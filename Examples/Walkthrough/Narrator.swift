@@ -50,6 +50,8 @@ final class Narrator: Sendable {
             break
         case .callbackRefused(let refusal):
             note("event: callback refused (\(refusal))", at: nil)
+        case .sessionFailed:
+            note("event: the session stopped after an internal inconsistency", at: nil)
         }
     }
 

@@ -20,7 +20,7 @@ extension Scenarios {
         let identity = try await session.signIn()
 
         #expect(identity.issuer == environment.issuer)
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         let visit = try #require(browser.visits.first)
         #expect(browser.visits.count == 1)
         let redirect = try #require(visit.requestedRedirect)

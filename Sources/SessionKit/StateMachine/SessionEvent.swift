@@ -38,6 +38,10 @@ public enum SessionEvent: Sendable, Hashable {
     /// A URL matched the redirect URI but was not consumed; it carries the reason, never a value.
     /// A URL that does not match the redirect URI at all is not the session's and raises nothing.
     case callbackRefused(CallbackRefusal)
+    /// The session found itself in an inconsistent state (a bug in SessionKit) and stopped: every
+    /// call fails with `SessionError.sessionFailed`. The stored credentials are untouched, so a
+    /// new session restores them.
+    case sessionFailed
 }
 
 /// Why a URL that matched the redirect URI was not consumed as the callback.
