@@ -77,7 +77,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SessionBenchmarks",
-            dependencies: ["BenchmarkSupport", "SessionKit", "SessionKitTesting"],
+            dependencies: ["BenchmarkSupport", "SessionKit", "SessionKitTesting", "SessionKitJOSE"],
             path: "Benchmarks/SessionBenchmarks",
             swiftSettings: strict
         ),

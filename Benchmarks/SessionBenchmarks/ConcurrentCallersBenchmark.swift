@@ -126,7 +126,7 @@ struct ConcurrentCallersBenchmark {
         }
         await environment.clock.waitForSleepers(count: 1)
         var polls = 0
-        while await session.waitingCallerCount < callers {
+        while session.waitingCallerCount < callers {
             polls += 1
             await Task.yield()
         }

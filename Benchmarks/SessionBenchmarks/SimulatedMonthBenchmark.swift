@@ -1,4 +1,5 @@
 import SessionKit
+import SessionKitJOSE
 import SessionKitTesting
 
 /// Thirty simulated days of an app that asks for a token every 15 minutes while the provider issues
@@ -13,6 +14,9 @@ struct SimulatedMonthBenchmark {
     var milliseconds = Samples()
     /// The process's CPU time over the same steps: what the work costs when the machine is shared.
     var cpuMilliseconds = Samples()
+    /// The floor: signing the same number of RS256 id_tokens of the same size with the same key,
+    /// the provider's share of the work that no session can avoid, timed in the same round.
+    var signingMilliseconds = Samples()
     private(set) var refreshCounts: [Int] = []
 
     /// One round: a fresh session, signed in, then 2 880 steps of 15 minutes.
@@ -41,5 +45,23 @@ struct SimulatedMonthBenchmark {
         milliseconds.add(elapsed.nanoseconds / 1e6)
         cpuMilliseconds.add(cpu.nanoseconds / 1e6)
         refreshCounts.append(environment.provider.requestCount(grantType: "refresh_token") - before)
+        signingMilliseconds.add(try Self.signingFloor().nanoseconds / 1e6)
+    }
+
+    /// Signs ``refreshes`` id_token-sized messages with the simulated provider's first key.
+    private static func signingFloor() throws -> Duration {
+        let key = try SimulatedProviderKeys.shared(count: 1)[0]
+        // A header and claims of the size the simulated provider signs (about 600 bytes).
+        var message = Array(repeating: UInt8(ascii: "a"), count: 600)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var checksum = 0
+        for index in 0..<refreshes {
+            message[index % message.count] &+= 1
+            checksum &+= Int(try key.signRS256(message)[0])
+        }
+        let elapsed = start.duration(to: clock.now)
+        Sink.consume(Double(checksum))
+        return elapsed
     }
 }

@@ -43,6 +43,7 @@ do {
         if suite.groups.contains("month") {
             print(Report.spread("month, wall time        ", result.month.milliseconds, scale: 1, unit: "ms"))
             print(Report.spread("month, cpu time         ", result.month.cpuMilliseconds, scale: 1, unit: "ms"))
+            print(Report.spread("month, signing floor    ", result.month.signingMilliseconds, scale: 1, unit: "ms"))
         }
         if suite.groups.contains("concurrent") {
             print("")

@@ -96,7 +96,7 @@ enum RealProviderWalkthrough {
             let how = options.device ? "device sign-in" : "sign in"
             narrator.begin("real-provider", summary: "\(how) → refresh → sign out against \(options.issuer)")
             let lastReason = Locked<TransitionReason?>(nil)
-            await session.addObserver { event in
+            session.addObserver { event in
                 narrator.event(event)
                 if case .transition(let transition) = event { lastReason.withLock { $0 = transition.reason } }
             }

@@ -40,9 +40,9 @@ extension Scenario {
         if let prompt = env.presenter.presentedDeviceCodes.first {
             say.note("the TV shows code \(prompt.userCode) and \(prompt.verificationURI.absoluteString)", at: env.clock.wallClockNow())
         }
-        while await env.session.stage == .handoff {
+        while env.session.stage == .handoff {
             await env.advanceToNextSleeper()
-            await env.waitUntil { await env.session.stage != .handoff || env.clock.sleeperCount > 0 }
+            await env.waitUntil { env.session.stage != .handoff || env.clock.sleeperCount > 0 }
         }
         let identity = try await signIn.value
         say.note(

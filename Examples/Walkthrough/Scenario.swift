@@ -43,7 +43,7 @@ struct Scenario: Sendable {
             }
         }
         await env.clock.waitForSleepers(count: 1)
-        await env.waitUntil { await env.session.waitingCallerCount == 100 }
+        await env.waitUntil { env.session.waitingCallerCount == 100 }
         env.clock.advanceToNextDeadline()
         let served = await callers.value
         say.note(
@@ -114,7 +114,7 @@ struct Scenario: Sendable {
             say.note("deleteAccount() threw \(error)", at: env.clock.wallClockNow())
         }
         _ = try await env.session.validAccessToken()
-        say.note("validAccessToken() still succeeds; the session is \(await env.session.stage)", at: env.clock.wallClockNow())
+        say.note("validAccessToken() still succeeds; the session is \(env.session.stage)", at: env.clock.wallClockNow())
     }
 
     static let keyRotation = Scenario(name: "key-rotation", summary: "the provider rotates its signing key between refreshes") { env, say in
@@ -147,7 +147,7 @@ struct Scenario: Sendable {
         say.note("the app is killed and relaunched; a new Session opens the same store", at: env.clock.wallClockNow())
         let before = env.provider.requestLog.count
         let relaunched = await env.relaunch()
-        await relaunched.addObserver { say.event($0) }
+        relaunched.addObserver { say.event($0) }
         let stage = try await relaunched.restore()
         say.note(
             "restore() reached \(stage) with \(env.provider.requestLog.count - before) requests to the provider",
@@ -163,7 +163,7 @@ struct Scenario: Sendable {
         env.provider.script(.connectionFailure, on: .token, times: 3)
         say.note("relaunched with no network; the access token is valid for 30 s more", at: env.clock.wallClockNow())
         let relaunched = await env.relaunch()
-        await relaunched.addObserver { say.event($0) }
+        relaunched.addObserver { say.event($0) }
         let stage = try await relaunched.restore()
         say.note("restore() returned at once: \(stage)", at: env.clock.wallClockNow())
         await env.waitUntil { env.retries.count == 1 }
@@ -173,7 +173,7 @@ struct Scenario: Sendable {
         env.clock.advance(by: .seconds(31))
         await env.waitUntil { env.retries.count == 2 }
         let caller = Task { try await relaunched.validAccessToken() }
-        await env.waitUntil { await relaunched.waitingCallerCount == 1 }
+        await env.waitUntil { relaunched.waitingCallerCount == 1 }
         await env.advanceToNextSleeper()
         if case .failure(let error as SessionError) = await Result(catching: { try await caller.value }) {
             say.note(
@@ -194,7 +194,7 @@ struct Scenario: Sendable {
         env.provider.script(.connectionFailure, on: .token, times: 3)
         say.note("relaunched with no network; the access token expired an hour ago", at: env.clock.wallClockNow())
         let relaunched = await env.relaunch()
-        await relaunched.addObserver { say.event($0) }
+        relaunched.addObserver { say.event($0) }
         let stage = try await relaunched.restore()
         say.note("restore() returned at once: \(stage)", at: env.clock.wallClockNow())
         let caller = Task { try await relaunched.validAccessToken() }
@@ -202,7 +202,7 @@ struct Scenario: Sendable {
         await env.advanceToNextSleeper()
         if case .failure(let error as SessionError) = await Result(catching: { try await caller.value }) {
             say.note(
-                "validAccessToken() threw \(error.code) (transient: \(error.isTransient)); stage \(await relaunched.stage)",
+                "validAccessToken() threw \(error.code) (transient: \(error.isTransient)); stage \(relaunched.stage)",
                 at: env.clock.wallClockNow())
         }
         _ = try await relaunched.validAccessToken()

@@ -59,7 +59,7 @@ struct Walkthrough {
                 let narrator = Narrator(json: json, epoch: env.clock.wallClockNow())
                 narrator.begin(scenario.name, summary: scenario.summary)
                 await env.startRecording()
-                await env.session.addObserver { narrator.event($0) }
+                env.session.addObserver { narrator.event($0) }
                 try await scenario.run(env, narrator)
             } catch {
                 FileHandle.standardError.write(Data("walkthrough: scenario \(scenario.name) failed: \(error)\n".utf8))

@@ -118,7 +118,7 @@ public final class ScriptedPresenter: HandoffPresenter {
         state.withLock { $0.behaviours.append(contentsOf: behaviours) }
     }
 
-    /// Sets where app-to-app callbacks go, typically `{ url in _ = await session.handle(url) }`.
+    /// Sets where app-to-app callbacks go, typically `{ url in _ = session.handle(url) }`.
     ///
     /// The closure runs before `present` returns `nil`, as on a device where the callback may
     /// arrive while the opening call is still returning.

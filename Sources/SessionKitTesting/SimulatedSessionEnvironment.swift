@@ -18,7 +18,7 @@ import Synchronization
 /// await env.advanceToNextSleeper()             // first retry after its backoff
 /// await env.advanceToNextSleeper()             // second retry; the provider confirms
 /// try await signOut.value
-/// #expect(await env.session.stage == .signedOut)
+/// #expect(env.session.stage == .signedOut)
 /// ```
 ///
 /// Every wait checks its condition now and again after each change of the session, the clock,
@@ -92,7 +92,7 @@ public final class SimulatedSessionEnvironment: Sendable {
         if log.isRecording {
             let log = self.log
             let signal = self.signal
-            await relaunched.addObserver { event in
+            relaunched.addObserver { event in
                 log.append(event)
                 signal.notify()
             }
@@ -107,7 +107,7 @@ public final class SimulatedSessionEnvironment: Sendable {
         let log = self.log
         let signal = self.signal
         log.isRecording = true
-        await session.addObserver { event in
+        session.addObserver { event in
             log.append(event)
             signal.notify()
         }
@@ -157,13 +157,13 @@ public final class SimulatedSessionEnvironment: Sendable {
     /// Suspends until the session is in `stage`.
     public func waitForStage(_ stage: SessionStage) async {
         let session = self.session
-        await signal.wait { await session.stage == stage }
+        await signal.wait { session.stage == stage }
     }
 
     /// Suspends until `count` callers wait for the refresh in flight.
     public func waitForWaitingCallers(_ count: Int) async {
         let session = self.session
-        await signal.wait { await session.waitingCallerCount == count }
+        await signal.wait { session.waitingCallerCount == count }
     }
 
     /// Suspends until a recorded event (since ``startRecording()``) satisfies `predicate`.

@@ -22,7 +22,7 @@ enum LifecycleLoop {
         }
         while true {
             do {
-                if await session.stage != .active {
+                if session.stage != .active {
                     ToolOutput.emit("begin sign-in")
                     try await session.signIn()
                     ToolOutput.emit("signed-in")

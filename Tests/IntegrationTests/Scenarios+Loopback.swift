@@ -20,7 +20,7 @@ extension Scenarios {
         let identity = try await session.signIn()
 
         #expect(identity.issuer == environment.issuer)
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         let visit = try #require(browser.visits.first)
         #expect(browser.visits.count == 1)
         let redirect = try #require(visit.requestedRedirect)
@@ -78,7 +78,7 @@ extension Scenarios {
             configuration: configuration, transport: harness.transport, store: harness.store,
             presenter: LoopbackPresenter(opener: browser.opener), clock: harness.clock, wallClock: { wallClock.now() })
         let outcomes = SessionHarnessCollected<ProviderLogoutOutcome>()
-        await session.addObserver { event in
+        session.addObserver { event in
             if case .providerLogout(let outcome) = event { outcomes.append(outcome) }
         }
         try await session.signIn()

@@ -19,7 +19,7 @@ enum Scenarios {
         case .djangoOAuthToolkit: #expect(Int(identity.subject) != nil, "DOT's sub is the numeric user id")
         case .oidcProviderMock: #expect(identity.subject == harness.user)
         }
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         let stored = try #require(try await harness.storedSession())
         #expect(stored.subject == identity.subject)
         #expect(stored.issuer == environment.issuer)
@@ -55,7 +55,7 @@ enum Scenarios {
             #expect(await refreshOutcome(before.refreshToken, harness: harness) == "invalid_grant")
             // ...so the session's own refresh is refused next, and the session ends.
             await #expect(throws: SessionError.refreshTokenRejected) { try await session.refresh() }
-            #expect(await session.stage == .signedOut)
+            #expect(session.stage == .signedOut)
             #expect(try await harness.storedSession() == nil)
         case .oidcProviderMock:
             #expect(after.refreshToken == before.refreshToken, "the mock keeps the refresh token")
@@ -87,7 +87,7 @@ enum Scenarios {
         // With DOT's reuse protection a second refresh with the same token would have revoked the
         // chain and failed callers; exactly one refresh request went out.
         #expect(harness.transport.refreshRequests.count == 1)
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         let token = try #require(tokens.first)
         #expect(try await harness.userInfoStatus(token.secret) == 200)
     }
@@ -99,12 +99,12 @@ enum Scenarios {
         let stored = try #require(try await harness.storedSession())
 
         let relaunched = harness.makeSession()
-        #expect(await relaunched.stage == .signedOut)
+        #expect(relaunched.stage == .signedOut)
         let stage = try await relaunched.restore()
 
         // Offline-first: the stored, verified session signs in without a request.
         #expect(stage == .active)
-        #expect(await relaunched.identity?.subject == identity.subject)
+        #expect(relaunched.identity?.subject == identity.subject)
         #expect(harness.transport.refreshRequests.isEmpty, "restore with a token that is not due sends nothing")
         let token = try await relaunched.validAccessToken()
         #expect(try await harness.userInfoStatus(token.secret) == 200)
@@ -127,8 +127,8 @@ enum Scenarios {
         let stored = try #require(try await harness.storedSession())
         harness.transport.stripIDTokensFromRefreshes()
         let token = try await session.refresh()
-        #expect(await session.stage == .active)
-        #expect(await session.identity == identity)
+        #expect(session.stage == .active)
+        #expect(session.identity == identity)
         let refreshed = try #require(try await harness.storedSession())
         #expect(refreshed.accessToken == token.secret)
         #expect(refreshed.rotation == stored.rotation + 1)
@@ -136,7 +136,7 @@ enum Scenarios {
         #expect(try await harness.userInfoStatus(token.secret) == 200)
         // And again: the rotated refresh token it stored is the live one.
         _ = try await session.refresh()
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
     }
 
     /// A refresh token revoked at the provider ends the session once: one refused refresh, signed
@@ -149,7 +149,7 @@ enum Scenarios {
         let stored = try #require(try await harness.storedSession())
         _ = try await harness.outOfBandClient().revoke(try #require(stored.refreshToken))
         await #expect(throws: SessionError.refreshTokenRejected) { try await session.refresh() }
-        #expect(await session.stage == .signedOut)
+        #expect(session.stage == .signedOut)
         #expect(try await harness.storedSession() == nil)
         await #expect(throws: SessionError.notSignedIn) { try await session.validAccessToken() }
         await #expect(throws: SessionError.notSignedIn) { try await session.refresh() }
@@ -161,14 +161,14 @@ enum Scenarios {
         defer { harness.cleanUp() }
         let session = harness.makeSession()
         let recorder = TransitionRecorder()
-        await session.addObserver { recorder.record($0) }
+        session.addObserver { recorder.record($0) }
         let identity = try await session.signIn()
         let stored = try #require(try await harness.storedSession())
         let accessToken = try await session.validAccessToken()
 
         try await session.signOut()
 
-        #expect(await session.stage == .signedOut)
+        #expect(session.stage == .signedOut)
         let record = try await harness.store.load()
         #expect(record.session == nil)
         #expect(record.pendingOperation == nil)
@@ -210,7 +210,7 @@ enum Scenarios {
         #expect(
             harness.transport.log.filter { $0.url == harness.configuration.provider.jwksURI }.count == 2,
             "the cached set lacked the new kid, so it was fetched once more")
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
     }
 
     /// A refresh whose provider refuses connections: tried three times with backoff on the test
@@ -240,7 +240,7 @@ enum Scenarios {
             return
         }
         #expect(harness.transport.refreshRequests.filter(\.rerouted).count == 3)
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         #expect(try await harness.storedSession() != nil)
 
         harness.transport.restore()
@@ -278,7 +278,7 @@ enum Scenarios {
             return
         }
         #expect(harness.transport.refreshRequests.filter(\.rerouted).count == 3)
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
 
         harness.transport.restore()
         let token = try await session.validAccessToken()

@@ -43,12 +43,12 @@ enum SessionOpenIDConnectScenarios {
         // UserInfo for the same person, held to the verified sub.
         let info = try #require(try await session.fetchUserInfo())
         #expect(info.subject == identity.subject)
-        #expect(await session.identity == identity, "UserInfo is returned, never merged")
+        #expect(session.identity == identity, "UserInfo is returned, never merged")
 
         // A relaunch restores the claims from the store.
         let relaunched = harness.makeSession()
         try await relaunched.restore()
-        #expect(await relaunched.identity?.claims.authenticationTime == authTime)
+        #expect(relaunched.identity?.claims.authenticationTime == authTime)
     }
 
     static func signOutEndsTheProviderSession(_ environment: ProviderEnvironment) async throws {
@@ -72,7 +72,7 @@ enum SessionOpenIDConnectScenarios {
         }
         let recorder = TransitionRecorder()
         let outcomes = SessionHarnessCollected<ProviderLogoutOutcome>()
-        await session.addObserver { event in
+        session.addObserver { event in
             recorder.record(event)
             if case .providerLogout(let outcome) = event { outcomes.append(outcome) }
         }
@@ -118,7 +118,7 @@ enum SessionOpenIDConnectScenarios {
         signal.watch(session.changes)
         signal.watch(harness.clock.changes)
         let requested = Locked(false)
-        await session.addObserver { event in
+        session.addObserver { event in
             if case .transition(let transition) = event, transition.reason == .deviceSignInRequested { requested.withLock { $0 = true } }
         }
         let signIn = Task { try await session.signInWithDeviceCode() }
@@ -128,16 +128,16 @@ enum SessionOpenIDConnectScenarios {
         await signal.wait {
             if approved.withLock({ $0 }) { return true }
             guard requested.withLock({ $0 }) else { return false }
-            return await session.stage != .handoff
+            return session.stage != .handoff
         }
         var polls = 0
         while polls < 10 {
-            await signal.wait { await session.stage != .handoff || harness.clock.sleeperCount > 0 }
-            guard await session.stage == .handoff else { break }
+            await signal.wait { session.stage != .handoff || harness.clock.sleeperCount > 0 }
+            guard session.stage == .handoff else { break }
             harness.clock.advanceToNextDeadline()
             polls += 1
         }
-        if await session.stage == .handoff {
+        if session.stage == .handoff {
             Issue.record("still polling after \(polls) polls")
             signIn.cancel()
         }
@@ -148,7 +148,7 @@ enum SessionOpenIDConnectScenarios {
         let info = try #require(try await session.fetchUserInfo())
         #expect(info.subject == identity.subject)
         _ = try await session.refresh()
-        #expect(await session.identity?.subject == identity.subject)
+        #expect(session.identity?.subject == identity.subject)
         try await session.signOut()
         #expect(try await harness.storedSession() == nil)
     }

@@ -58,7 +58,7 @@ public final class SessionModel {
     /// the model shows a signed-out session.
     public init(session: Session) {
         operations = Operations(
-            events: { await session.events() }, identity: { await session.identity },
+            events: { session.events() }, identity: { session.identity },
             signIn: { () async throws(SessionError) in _ = try await session.signIn() },
             signInWithOptions: { options async throws(SessionError) in _ = try await session.signIn(options: options) },
             signInWithDeviceCode: { () async throws(SessionError) in _ = try await session.signInWithDeviceCode() },
@@ -135,11 +135,11 @@ public final class SessionModel {
     private static func hasNoEvent(_ error: SessionError) -> Bool {
         switch error {
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .unsupported,
-            .randomSourceFailed, .invalidRequestOptions, .userInfoRejected:
+            .randomSourceFailed, .invalidRequestOptions, .userInfoRejected, .shutDown:
             true
         case .cancelled, .handoffTimedOut, .authorizationDenied, .presentationFailed, .callbackRejected, .verificationFailed,
             .provider, .refreshTokenRejected, .accountDeletionRefused, .storage, .storedSessionForeign, .anotherAccountInStore,
-            .sessionExpired, .deviceCodeExpired:
+            .sessionExpired, .deviceCodeExpired, .sessionFailed:
             false
         }
     }
@@ -182,7 +182,9 @@ public final class SessionModel {
             }
         case .subjectChanged, .anonymousUserPromoted:
             await refreshIdentity()
-        case .deleteUserData, .deferredRevocationCompleted, .callbackRefused, .credentialStoreFallback:
+        case .deleteUserData, .deferredRevocationCompleted, .callbackRefused, .credentialStoreFallback,
+            .sessionFailed:
+            // A failed session also reports its transition, whose reason is worth showing.
             break
         case .providerLogout(let outcome):
             // Signed out either way; a browser session the person asked to end and that is still

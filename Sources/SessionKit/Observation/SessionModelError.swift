@@ -15,13 +15,14 @@ public enum SessionModelError: Error, Sendable, Equatable, CustomStringConvertib
         switch reason {
         case .authorizationDenied, .callbackRejected, .exchangeFailed, .verificationFailed, .handoffTimedOut, .presentationFailed,
             .refreshRejected, .storageFailed, .signedOutLocallyOnly, .accountDeletionRefused, .accountDeletionUnavailable,
-            .storedSessionNotRestored, .anotherAccountInStore, .sessionExpired, .deviceCodeExpired, .deviceSignInFailed:
+            .storedSessionNotRestored, .anotherAccountInStore, .sessionExpired, .deviceCodeExpired, .deviceSignInFailed,
+            .internalFailure:
             true
         case .current, .signInRequested, .callbackReceived, .verified, .refreshed, .handoffCancelled, .tokenDue, .refreshRequested,
             .restoring, .nothingStored, .refreshFailedTransiently, .signOutRequested, .accountDeletionRequested,
             .resumingPendingOperation, .retrying, .revocationConfirmed, .accountDeleted, .revocationDeferred, .restored, .restoredDue,
             .deviceSignInRequested, .deviceCodeIssued, .devicePollDeferred, .deviceSignInApproved, .identifiedByUserInfo,
-            .providerSessionEnded:
+            .providerSessionEnded, .shutDown:
             false
         case .providerSessionNotEnded:
             // Told through the provider-logout event, which says whether the person chose it.

@@ -12,6 +12,8 @@ enum DisconnectOutcome: Sendable, Equatable {
     case cannotTell(String)
     /// The store failed while journaling or wiping.
     case storage(CredentialStoreError)
+    /// The procedure was fed an answer it cannot be waiting for (a bug in SessionKit).
+    case inconsistent(String)
 }
 
 /// One account-deletion attempt (1pass.dev's app disconnect), as steps the owner performs.
@@ -58,17 +60,17 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
     let hasDisconnectEndpoint: Bool
     /// Whether the session has a device-key source.
     let hasDeviceKeySource: Bool
-    /// The refresh lead time: a stored access token inside it is refreshed before use.
-    let leadSeconds: Double
+    /// When a stored access token is due: one inside the lead time is refreshed before use.
+    let timing: RefreshTiming
 
     private var phase = Phase.journaling
     private var session: StoredSession?
     private var refreshed = false
 
-    init(hasDisconnectEndpoint: Bool, hasDeviceKeySource: Bool, leadSeconds: Double) {
+    init(hasDisconnectEndpoint: Bool, hasDeviceKeySource: Bool, timing: RefreshTiming) {
         self.hasDisconnectEndpoint = hasDisconnectEndpoint
         self.hasDeviceKeySource = hasDeviceKeySource
-        self.leadSeconds = leadSeconds
+        self.timing = timing
     }
 
     /// The first step.
@@ -79,7 +81,7 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
 
     /// The intent was journaled; `session` is what the store holds.
     mutating func journaled(_ result: Result<StoredSession?, CredentialStoreError>, now: Date) -> Step {
-        guard case .journaling = phase else { preconditionFailure("journaled in the wrong phase") }
+        guard case .journaling = phase else { return inconsistency("journaled in the wrong phase") }
         let stored: StoredSession?
         switch result {
         case .success(let value): stored = value
@@ -91,13 +93,13 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
         }
         guard let stored else { return clearJournal(then: .cannotTell("no stored session to disconnect")) }
         session = stored
-        let due = stored.accessToken == nil || (stored.accessTokenExpiresAt?.timeIntervalSince(now) ?? 0) <= leadSeconds
+        let due = stored.accessToken == nil || stored.accessTokenExpiresAt.map { timing.isDue(expiresAt: $0, now: now) } ?? true
         return due ? refresh() : requestDeviceKey()
     }
 
     /// The refresh of ``Step/refresh`` ended.
     mutating func refreshed(_ outcome: RefreshOutcome<Tokens>) -> Step {
-        guard case .refreshing = phase else { preconditionFailure("refreshed in the wrong phase") }
+        guard case .refreshing = phase else { return inconsistency("refreshed in the wrong phase") }
         switch outcome {
         case .refreshed(let tokens):
             session = tokens.stored()
@@ -119,12 +121,14 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
             return clearJournal(then: .cannotTell("the access token expired and there is no refresh token"))
         case .anotherAccount:
             return clearJournal(then: .cannotTell("the store holds another account's session"))
+        case .inconsistent(let what):
+            return finish(.inconsistent(what))
         }
     }
 
     /// The device-key source answered.
     mutating func deviceKeyAnswered(_ result: Result<Secret, ProviderError>) -> Step {
-        guard case .requestingDeviceKey = phase else { preconditionFailure("a device key arrived in the wrong phase") }
+        guard case .requestingDeviceKey = phase else { return inconsistency("a device key arrived in the wrong phase") }
         switch result {
         case .success(let key):
             phase = .disconnecting
@@ -140,7 +144,7 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
 
     /// The provider answered the disconnect (2xx and 404 are success).
     mutating func disconnectAnswered(_ result: Result<Void, ProviderError>) -> Step {
-        guard case .disconnecting = phase else { preconditionFailure("a disconnect answer arrived in the wrong phase") }
+        guard case .disconnecting = phase else { return inconsistency("a disconnect answer arrived in the wrong phase") }
         switch result {
         case .success:
             phase = .wiping
@@ -152,7 +156,7 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
 
     /// The wipe of ``Step/wipe`` was written (or could not be).
     mutating func wiped(_ result: Result<Void, CredentialStoreError>) -> Step {
-        guard case .wiping = phase else { preconditionFailure("wiped in the wrong phase") }
+        guard case .wiping = phase else { return inconsistency("wiped in the wrong phase") }
         if case .failure(let error) = result { return finish(.storage(error)) }
         phase = .resetting
         return .resetDeviceCredential
@@ -160,13 +164,13 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
 
     /// The device credential was reset (its failure changes nothing: the account is gone).
     mutating func deviceCredentialReset() -> Step {
-        guard case .resetting = phase else { preconditionFailure("reset in the wrong phase") }
+        guard case .resetting = phase else { return inconsistency("reset in the wrong phase") }
         return finish(.confirmed(subject: session?.subject))
     }
 
     /// The journal of ``Step/clearJournal`` was written (or could not be).
     mutating func journalCleared(_ result: Result<Void, CredentialStoreError>) -> Step {
-        guard case .clearingJournal(let outcome) = phase else { preconditionFailure("journal cleared in the wrong phase") }
+        guard case .clearingJournal(let outcome) = phase else { return inconsistency("journal cleared in the wrong phase") }
         if case .failure(let error) = result { return finish(.storage(error)) }
         return finish(outcome)
     }
@@ -194,6 +198,13 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
     private mutating func clearJournal(then outcome: DisconnectOutcome) -> Step {
         phase = .clearingJournal(then: outcome)
         return .clearJournal
+    }
+
+    /// Our own bug: an answer in the wrong phase. A debug build stops here; a release build ends
+    /// the attempt, and the session stops.
+    private mutating func inconsistency(_ what: String) -> Step {
+        assertionFailure("DisconnectProcedure: \(what)")
+        return finish(.inconsistent(what))
     }
 
     private mutating func finish(_ outcome: DisconnectOutcome) -> Step {

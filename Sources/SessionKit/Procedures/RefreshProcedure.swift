@@ -27,6 +27,8 @@ enum RefreshOutcome<Tokens: ProcedureTokens>: Sendable {
     /// The store now holds another account's session (DESIGN invariant 9): it is neither adopted
     /// nor refreshed, and left as it is.
     case anotherAccount
+    /// The procedure was fed an answer it cannot be waiting for (a bug in SessionKit).
+    case inconsistent(String)
 }
 
 /// What verifying a refresh response said.
@@ -89,8 +91,8 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
     let previous: StoredSession?
     /// Whether a journaled sign-out or deletion owns the stored session and may refresh it.
     let forJournaledOperation: Bool
-    /// The refresh lead time: an adopted session must be fresher than this.
-    let leadSeconds: Double
+    /// When tokens are due: an adopted session must not be.
+    let timing: RefreshTiming
 
     private var phase = Phase.loading
     private var record = CredentialRecord()
@@ -98,10 +100,10 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
     private var presented: Secret?
     private var pass = 0
 
-    init(previous: StoredSession?, forJournaledOperation: Bool, leadSeconds: Double) {
+    init(previous: StoredSession?, forJournaledOperation: Bool, timing: RefreshTiming) {
         self.previous = previous
         self.forJournaledOperation = forJournaledOperation
-        self.leadSeconds = leadSeconds
+        self.timing = timing
     }
 
     /// The first step.
@@ -122,7 +124,7 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             record = loaded
             return nextPass(now: now)
         case .rereading(let refusal):
-            guard let stored else { preconditionFailure("re-read without a presented session") }
+            guard let stored else { return inconsistency("re-read without a presented session") }
             if let current = loaded.session, current.refreshToken != stored.refreshToken || current.rotation != stored.rotation {
                 // Another process rotated the token meanwhile: start over from its record.
                 record = loaded
@@ -140,17 +142,16 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             return .save(record)
         case .checkingAdoption, .requesting, .savingRejection, .verifyingWithCachedKeys, .savingPending, .verifyingWithFetchedKeys,
             .savingVerified, .savingRejected, .finished:
-            preconditionFailure("a record was loaded in the wrong phase")
+            return inconsistency("a record was loaded in the wrong phase")
         }
     }
 
     /// The adoption check of ``Step/adopt(_:)``: the verified tokens, or `nil` when the record is
     /// incomplete or names another account.
     mutating func adoptionChecked(_ adopted: Tokens?, now: Date) -> Step {
-        guard case .checkingAdoption = phase, let stored else { preconditionFailure("adoption checked in the wrong phase") }
+        guard case .checkingAdoption = phase, let stored else { return inconsistency("adoption checked in the wrong phase") }
         // A session without a refresh token is good until its access token expires, not before.
-        let lead = adopted?.canRefresh == false ? 0 : leadSeconds
-        if let adopted, adopted.accessTokenExpiresAt.timeIntervalSince(now) > lead {
+        if let adopted, !timing.isDue(expiresAt: adopted.accessTokenExpiresAt, canRefresh: adopted.canRefresh, now: now) {
             return finish(.refreshed(adopted))
         }
         return request(stored)
@@ -158,7 +159,7 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
 
     /// The provider answered the refresh request.
     mutating func refreshAnswered(_ result: Result<TokenResponse, ProviderError>) -> Step {
-        guard case .requesting = phase else { preconditionFailure("a refresh answer arrived in the wrong phase") }
+        guard case .requesting = phase else { return inconsistency("a refresh answer arrived in the wrong phase") }
         switch result {
         case .success(let response):
             phase = .verifyingWithCachedKeys(response)
@@ -188,7 +189,7 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             cached = false
         case .loading, .checkingAdoption, .requesting, .rereading, .savingRejection, .savingPending, .savingVerified, .savingRejected,
             .finished:
-            preconditionFailure("a verification arrived in the wrong phase")
+            return inconsistency("a verification arrived in the wrong phase")
         }
         switch verification {
         case .verified(let tokens):
@@ -209,7 +210,7 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             phase = .verifyingWithFetchedKeys(response)
             return .verifyWithFetchedKeys(response, base: base())
         case .undecided:
-            preconditionFailure("a verification with fetched keys cannot be undecided")
+            return inconsistency("a verification with fetched keys cannot be undecided")
         case .rejected(let failure):
             // Nothing of a rejected response becomes current; every token it touched is revoked.
             record.session = nil
@@ -240,7 +241,7 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             // The rejection stands whether or not the wipe was written: the tokens are never used.
             return finish(.idTokenRejected(failure))
         case .loading, .checkingAdoption, .requesting, .rereading, .verifyingWithCachedKeys, .verifyingWithFetchedKeys, .finished:
-            preconditionFailure("a save finished in the wrong phase")
+            return inconsistency("a save finished in the wrong phase")
         }
     }
 
@@ -288,10 +289,18 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
 
     /// The session the response refreshes: the presented token as its refresh token.
     private func base() -> StoredSession {
-        guard var base = stored, let presented else { preconditionFailure("no presented session") }
+        // Every caller has checked that a session was presented; an empty base fails verification.
+        guard var base = stored, let presented else { return StoredSession(refreshToken: nil, issuer: "", subject: "", audience: []) }
         base.refreshToken = presented
         base.pendingRefreshToken = nil
         return base
+    }
+
+    /// Our own bug: an answer in the wrong phase. A debug build stops here; a release build ends
+    /// the attempt, and the session stops (``SessionStateMachine/inconsistency(_:resuming:)``).
+    private mutating func inconsistency(_ what: String) -> Step {
+        assertionFailure("RefreshProcedure: \(what)")
+        return finish(.inconsistent(what))
     }
 
     private mutating func finish(_ outcome: RefreshOutcome<Tokens>) -> Step {

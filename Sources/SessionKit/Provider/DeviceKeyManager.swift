@@ -15,15 +15,6 @@ import Foundation
 /// ``ExchangeError/deviceConflict``. Nothing is ever logged: the key and the secret are
 /// ``Secret``s throughout.
 public actor DeviceKeyManager {
-    private typealias Waiter = CheckedContinuation<Result<DeviceKey, ExchangeError>, Never>
-
-    /// The exchange under way and the callers waiting for it.
-    private struct Exchange {
-        let generation: UInt64
-        var waiters: [UInt64: Waiter]
-        var task: Task<Void, Never>?
-    }
-
     private let endpoint: URL
     private let platform: String
     private let transport: any HTTPTransport
@@ -31,14 +22,16 @@ public actor DeviceKeyManager {
     private let now: @Sendable () -> Date
     private let makeDeviceUUID: @Sendable () -> String
     private let renewalLeeway: Duration
+    /// The exchange under way, shared by every caller (it runs as a child of the owner).
+    private let exchange: SingleFlight<DeviceKey, ExchangeError>
 
     private var cachedKey: DeviceKey?
-    private var exchange: Exchange?
     /// Bumped by ``reset()``; an exchange from an older generation writes nothing and is not cached.
     private var generation: UInt64 = 0
-    private var nextWaiterID: UInt64 = 0
-    private var resetInProgress: Task<CredentialStoreError?, Never>?
-    private var exchangesStarted = 0
+    /// Ends when the exchange under way has ended, so a reset never races its last write.
+    private var exchangeDone: Completion?
+    /// Ends when the reset under way has removed the credential.
+    private var resetDone: Completion?
 
     /// Creates a manager.
     ///
@@ -55,6 +48,18 @@ public actor DeviceKeyManager {
         now: @escaping @Sendable () -> Date, renewalLeeway: Duration = .seconds(60),
         makeDeviceUUID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
     ) {
+        self.init(
+            endpoint: endpoint, platform: platform, transport: transport, store: store, now: now, renewalLeeway: renewalLeeway,
+            makeDeviceUUID: makeDeviceUUID, owner: TaskOwner())
+    }
+
+    /// A manager whose exchanges are children of `owner` (a session's), ended with it.
+    init(
+        endpoint: URL, platform: String, transport: any HTTPTransport, store: any DeviceCredentialStore,
+        now: @escaping @Sendable () -> Date, renewalLeeway: Duration = .seconds(60),
+        makeDeviceUUID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }, owner: TaskOwner
+    ) {
+        self.exchange = SingleFlight(owner: owner)
         self.endpoint = endpoint
         self.platform = platform
         self.transport = transport
@@ -65,13 +70,13 @@ public actor DeviceKeyManager {
     }
 
     /// How many exchanges this manager has started (a bootstrap retry counts within its exchange).
-    public var exchangeCount: Int { exchangesStarted }
+    package var exchangeCount: Int { exchange.flightsStarted }
 
     /// How many callers are waiting for the exchange under way.
-    public var waitingCallerCount: Int { exchange?.waiters.count ?? 0 }
+    package var waitingCallerCount: Int { exchange.waitingCallerCount }
 
     /// Notified after every change of the waiting callers, for tests that wait on them.
-    package nonisolated let changes = SessionChangeFeed()
+    package nonisolated var changes: SessionChangeFeed { exchange.changes }
 
     /// A device key valid for at least the renewal leeway: the cached one, or one from a new exchange.
     ///
@@ -79,20 +84,10 @@ public actor DeviceKeyManager {
     ///   join an exchange already under way share that exchange's token.
     public func deviceKey(accessToken: Secret) async throws(ExchangeError) -> DeviceKey {
         if let cachedKey, isFresh(cachedKey) { return cachedKey }
-        let id = nextWaiterID
-        nextWaiterID += 1
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: Waiter) in
-                guard !Task.isCancelled else {
-                    continuation.resume(returning: .failure(.cancelled))
-                    return
-                }
-                join(id: id, continuation: continuation, accessToken: accessToken)
-            }
-        } onCancel: {
-            Task { await self.cancelWaiter(id: id) }
-        }
-        return try result.get()
+        let generation = generation
+        return try await exchange.run(cancelled: .cancelled) { [self] () async -> Result<DeviceKey, ExchangeError> in
+            await runExchangeToTheEnd(accessToken: accessToken, generation: generation)
+        }.get()
     }
 
     /// Forgets the cached key, e.g. after the provider rejected it; the next call exchanges again.
@@ -106,64 +101,39 @@ public actor DeviceKeyManager {
     public func reset() async throws(ExchangeError) {
         generation += 1
         cachedKey = nil
-        let previous = exchange
-        exchange = nil
-        if let previous {
-            for waiter in previous.waiters.values {
-                waiter.resume(returning: .failure(.cancelled))
-            }
-        }
+        exchange.cancelFlight(cancelled: .cancelled)
         // Removal waits for the exchange it interrupted, and exchanges started meanwhile wait for
         // the removal, so no write of the old device can land after it.
-        let earlierReset = resetInProgress
-        let removal = Task { () -> CredentialStoreError? in
-            _ = await earlierReset?.value
-            await previous?.task?.value
-            do throws(CredentialStoreError) {
-                try await store.removeDevice()
-                return nil
-            } catch {
-                return error
-            }
+        let earlierReset = resetDone
+        let interrupted = exchangeDone
+        let done = Completion()
+        resetDone = done
+        defer {
+            done.complete()
+            if resetDone === done { resetDone = nil }
         }
-        resetInProgress = removal
-        let failure = await removal.value
-        if resetInProgress == removal { resetInProgress = nil }
-        if let failure { throw .storage(failure) }
-    }
-
-    // MARK: Waiters
-
-    private func join(id: UInt64, continuation: Waiter, accessToken: Secret) {
-        defer { changes.notify() }
-        if exchange != nil {
-            exchange?.waiters[id] = continuation
-            return
-        }
-        let generation = generation
-        exchangesStarted += 1
-        exchange = Exchange(generation: generation, waiters: [id: continuation])
-        // The exchange runs in a task of its own so that no single caller's cancellation stops it.
-        exchange?.task = Task {
-            let result = await self.runExchange(accessToken: accessToken, generation: generation)
-            self.finish(generation: generation, result: result)
+        await earlierReset?.wait()
+        await interrupted?.wait()
+        do throws(CredentialStoreError) {
+            try await store.removeDevice()
+        } catch {
+            throw .storage(error)
         }
     }
 
-    private func cancelWaiter(id: UInt64) {
-        // Already resumed with a result when absent: the cancellation came too late to matter.
-        exchange?.waiters.removeValue(forKey: id)?.resume(returning: .failure(.cancelled))
-        changes.notify()
-    }
-
-    private func finish(generation: UInt64, result: Result<DeviceKey, ExchangeError>) {
-        // A reset already answered this exchange's waiters.
-        guard let finished = exchange, finished.generation == generation else { return }
-        exchange = nil
+    /// One exchange, from the wait for a reset to the cached key.
+    private func runExchangeToTheEnd(accessToken: Secret, generation: UInt64) async -> Result<DeviceKey, ExchangeError> {
+        let done = Completion()
+        exchangeDone = done
+        defer {
+            done.complete()
+            if exchangeDone === done { exchangeDone = nil }
+        }
+        if let resetDone { await resetDone.wait() }
+        let result = await runExchange(accessToken: accessToken, generation: generation)
+        guard generation == self.generation else { return .failure(.cancelled) }
         if case .success(let key) = result { cachedKey = key }
-        for waiter in finished.waiters.values {
-            waiter.resume(returning: result)
-        }
+        return result
     }
 
     private func isFresh(_ key: DeviceKey) -> Bool {
@@ -173,7 +143,6 @@ public actor DeviceKeyManager {
     // MARK: Exchange
 
     private func runExchange(accessToken: Secret, generation: UInt64) async -> Result<DeviceKey, ExchangeError> {
-        if let resetInProgress { _ = await resetInProgress.value }
         let stored: DeviceCredential?
         do {
             stored = try await store.loadDevice()

@@ -24,9 +24,7 @@ extension Session {
         guard configuration.provider.deviceAuthorizationEndpoint != nil else {
             throw .unsupported("the provider offers no device authorization endpoint")
         }
-        let result = await suspend { id, waiter in
-            perform(core.withLock { $0.deviceSignIn(id: id, waiter: waiter) })
-        }
+        let result = await suspend { machine, id, waiter in machine.deviceSignIn(id: id, waiter: waiter) }
         switch result {
         case .tokens(let tokens): return tokens.identity
         case .done: throw .cancelled
@@ -34,51 +32,19 @@ extension Session {
         }
     }
 
-    func perform(_ actions: [Machine.DeviceSignInAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .cancelTimer(let id): cancelTimer(id)
-            case .cancelPresenter: cancelPresenter()
-            case .startTimer(let id, let after): startTimer(id, after: after)
-            case .deferRevocation: Task { await self.deferCurrentRevocation() }
-            case .requestDeviceCode(let generation):
-                let task = Task { await self.requestDeviceCode(generation: generation) }
-                deviceTask.withLock { $0 = task }
-            case .presentDeviceCode(let prompt, let generation):
-                let presenter = self.presenter
-                let task = Task {
-                    do throws(HandoffError) {
-                        try await presenter.presentDeviceCode(prompt)
-                    } catch {
-                        self.perform(self.core.withLock { $0.presenterFailed(error, generation: generation) })
-                    }
-                }
-                presenterTask.withLock { $0 = task }
-            case .pollDeviceToken(let authorization, let generation):
-                pollDeviceToken(authorization, generation: generation)
-            case .verifyDeviceTokens(let response, let generation):
-                Task { await self.verifyDeviceSignIn(response, generation: generation) }
-            }
-        }
-    }
-
     /// Polls the token endpoint once and tells the machine what it answered.
-    func pollDeviceToken(_ authorization: DeviceAuthorization, generation: UInt64) {
-        let task = Task {
-            let answer: DevicePollAnswer
-            do throws(ProviderError) {
-                answer = .tokens(try await self.client.pollDeviceToken(authorization))
-            } catch {
-                answer = DevicePollAnswer(.failure(error))
-            }
-            self.perform(self.core.withLock { [now = self.wallClock()] in $0.devicePollAnswered(answer, now: now, generation: generation) })
+    func pollDeviceToken(_ authorization: DeviceAuthorization, generation: UInt64) async {
+        let answer: DevicePollAnswer
+        do throws(ProviderError) {
+            answer = .tokens(try await client.pollDeviceToken(authorization))
+        } catch {
+            answer = DevicePollAnswer(.failure(error))
         }
-        deviceTask.withLock { $0 = task }
+        let now = wallClock()
+        modify { $0.devicePollAnswered(answer, now: now, generation: generation) }
     }
 
-    private func requestDeviceCode(generation: UInt64) async {
+    func requestDeviceCode(generation: UInt64) async {
         let scopes = configuration.authorizationOptions.scopes(from: configuration.provider.scopes)
         let result: Result<DeviceAuthorization, SessionError>
         do throws(ProviderError) {
@@ -91,21 +57,21 @@ extension Session {
             result = .failure(.provider(error))
         }
         let now = wallClock()
-        perform(core.withLock { $0.deviceCodeIssued(result, now: now, generation: generation) })
+        modify { $0.deviceCodeIssued(result, now: now, generation: generation) }
     }
 
     /// Verifies the approved device sign-in's tokens, makes them durable, then tells the machine.
-    private func verifyDeviceSignIn(_ response: TokenResponse, generation: UInt64) async {
+    func verifyDeviceSignIn(_ response: TokenResponse, generation: UInt64) async {
         let error: SessionError
         do throws(SessionError) {
             let tokens = try await verifiedDeviceTokens(response)
             try await storeSignedIn(tokens)
-            perform(core.withLock { $0.exchangeSucceeded(tokens, generation: generation) })
+            modify { $0.exchangeSucceeded(tokens, generation: generation) }
             return
         } catch let failure {
             error = failure
         }
-        perform(core.withLock { $0.exchangeFailed(error, generation: generation) })
+        modify { $0.exchangeFailed(error, generation: generation) }
     }
 
     private func verifiedDeviceTokens(_ response: TokenResponse) async throws(SessionError) -> VerifiedTokens {
@@ -128,7 +94,7 @@ extension Session {
             // A rejected response's refresh token is valid at the provider: queue it for revocation.
             if let refreshToken = response.refreshToken {
                 _ = await update { $0.pendingRevocations.append(refreshToken) }
-                startBackgroundRevoker()
+                revocationsQueued()
             }
             throw error
         }

@@ -22,21 +22,13 @@ extension Session {
         return .open(EndSessionOrder(request: request, url: url))
     }
 
-    func perform(_ actions: [Machine.ProviderLogoutAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .cancelTimer(let id): cancelTimer(id)
-            case .cancelPresenter: cancelPresenter()
-            }
-        }
-    }
-
     /// Opens the provider's end-session page through the presenter, as a handoff of its own kind.
     func presentEndSession(_ order: EndSessionOrder, generation: UInt64) {
+        // An order is made only with a post-logout redirect URI (``endSessionPlan(idTokenHint:)``).
         guard let postLogoutRedirectURI = order.request.postLogoutRedirectURI else {
-            preconditionFailure("an end-session order without a post-logout redirect URI")
+            let error = HandoffError.presentationFailed("no post-logout redirect URI")
+            modify { $0.presenterFailed(error, generation: generation) }
+            return
         }
         let client = self.client
         let redirects = HandoffRedirects { redirectURI in
@@ -46,15 +38,12 @@ extension Session {
         }
         let request = HandoffRequest(
             authorizationURL: order.url, redirectURI: postLogoutRedirectURI, kind: .endSession, redirects: redirects)
-        let task = Task { await self.runEndSessionPresenter(request, redirects: redirects, generation: generation) }
-        presenterTask.withLock { $0 = task }
+        startPresentation { await self.runEndSessionPresenter(request, redirects: redirects, generation: generation) }
     }
 
     /// Feeds a URL that may be the provider's return from its end-session page.
     func consumeEndSessionReturn(_ url: URL, redirectURI: URL?) -> Bool {
-        let (consumed, actions) = core.withLock { $0.endSessionReturned(url, redirectURI: redirectURI) }
-        perform(actions)
-        return consumed
+        modifyAnswering { $0.endSessionReturned(url, redirectURI: redirectURI) }
     }
 
     private func runEndSessionPresenter(_ request: HandoffRequest, redirects: HandoffRedirects, generation: UInt64) async {
@@ -65,10 +54,10 @@ extension Session {
             }
             if !consumeEndSessionReturn(returned, redirectURI: redirects.redirectURI(matching: returned)) {
                 let error = HandoffError.presentationFailed("the return does not match the post-logout redirect URI")
-                perform(core.withLock { $0.presenterFailed(error, generation: generation) })
+                modify { $0.presenterFailed(error, generation: generation) }
             }
         } catch {
-            perform(core.withLock { $0.presenterFailed(error, generation: generation) })
+            modify { $0.presenterFailed(error, generation: generation) }
         }
     }
 }

@@ -3,15 +3,60 @@ import Foundation
 extension Session {
     // MARK: - Sign-out
 
-    /// Journals the sign-out, revokes at the provider, wipes, then tells the machine.
+    /// Performs a ``SignOutProcedure`` and tells the machine how it ended.
     func runRevoke(generation: UInt64, attempt: Int) async {
+        var procedure = SignOutProcedure()
+        var step = procedure.start()
+        while true {
+            switch step {
+            case .journal:
+                step = procedure.journaled(await journal(.signOut))
+            case .revoke(let revocation):
+                let answer: Result<Bool, ProviderError>
+                do throws(ProviderError) {
+                    answer = .success(try await client.revoke(revocation.token, tokenTypeHint: revocation.hint))
+                } catch {
+                    answer = .failure(error)
+                }
+                step = procedure.revoked(answer)
+            case .wipe:
+                let wipe = procedure
+                step = procedure.wiped(await update { wipe.wipe(&$0) })
+            case .finish(let outcome):
+                return finishSignOut(outcome, generation: generation, attempt: attempt)
+            }
+        }
+    }
+
+    private func finishSignOut(_ outcome: SignOutOutcome, generation: UInt64, attempt: Int) {
+        switch outcome {
+        case .confirmed(let hint):
+            let endSession = endSessionPlan(idTokenHint: hint)
+            modify { $0.serverOperationConfirmed(generation: generation, subject: nil, endSession: endSession) }
+        case .cannotTell(let why, let hint):
+            serverOperationFailed(.cannotTell(why), generation: generation, endSession: endSessionPlan(idTokenHint: hint))
+        case .refused(let status, let hint):
+            serverOperationFailed(.refused(status: status), generation: generation, endSession: endSessionPlan(idTokenHint: hint))
+        case .transient(let error):
+            let policy = configuration.serverFirstRetry
+            let failure = core.withLock { ServerOperationFailure.transient(error, attempt: attempt, policy: policy, random: &$0.random) }
+            serverOperationFailed(failure, generation: generation)
+        case .storage(let error):
+            serverOperationFailed(.storage(error), generation: generation)
+        case .inconsistent(let what):
+            serverOperationFailed(.inconsistent(what), generation: generation)
+        }
+    }
+
+    /// Records `operation` in the store's journal before the first server call; answers with the
+    /// stored session.
+    private func journal(_ operation: PendingOperation) async -> Result<StoredSession?, CredentialStoreError> {
         let store = self.store
-        let journaled = await leased { () async -> Result<StoredSession?, CredentialStoreError> in
+        return await leased { () async -> Result<StoredSession?, CredentialStoreError> in
             do throws(CredentialStoreError) {
                 var record = try await store.load()
-                if record.pendingOperation != .signOut {
-                    // The intent is durable before the first server call.
-                    record.pendingOperation = .signOut
+                if record.pendingOperation != operation {
+                    record.pendingOperation = operation
                     try await store.save(record)
                 }
                 return .success(record.session)
@@ -19,44 +64,6 @@ extension Session {
                 return .failure(error)
             }
         }.flatMap { $0 }
-        let stored: StoredSession?
-        switch journaled {
-        case .success(let value): stored = value
-        case .failure(let error): return serverOperationFailed(.storage(error), generation: generation)
-        }
-        let tokens = [stored?.pendingRefreshToken, stored?.refreshToken].compactMap { $0 }
-        // A session the provider issued no refresh token for holds only its access token.
-        let accessToken = tokens.isEmpty ? stored?.accessToken : nil
-        let revocations = tokens.map { ($0, "refresh_token") } + (accessToken.map { [($0, "access_token")] } ?? [])
-        var unconfirmed: ServerOperationFailure?
-        for (token, hint) in revocations {
-            do throws(ProviderError) {
-                if try await client.revoke(token, tokenTypeHint: hint) { continue }
-                unconfirmed = .cannotTell("the provider has no revocation endpoint")
-            } catch {
-                switch error.disposition(in: .revocation) {
-                case .transient:
-                    let failure = ServerOperationFailure.transient(
-                        error, attempt: attempt, policy: configuration.serverFirstRetry, random: &random)
-                    return serverOperationFailed(failure, generation: generation)
-                case .permanent:
-                    // The provider refuses the revocation for good: signing out cannot be refused, so wipe.
-                    unconfirmed = .refused(status: error.status ?? 0)
-                }
-            }
-            break
-        }
-        let wiped = await update { record in
-            // Only what this sign-out revoked: a new sign-in may already have stored its session.
-            if let session = record.session, session.refreshToken.map(tokens.contains) ?? (session.accessToken == accessToken) {
-                record.session = nil
-            }
-            if record.pendingOperation == .signOut { record.pendingOperation = nil }
-        }
-        if case .failure(let error) = wiped { return serverOperationFailed(.storage(error), generation: generation) }
-        let endSession = endSessionPlan(idTokenHint: stored?.idToken)
-        if let unconfirmed { return serverOperationFailed(unconfirmed, generation: generation, endSession: endSession) }
-        perform(core.withLock { $0.serverOperationConfirmed(generation: generation, subject: nil, endSession: endSession) })
     }
 
     // MARK: - Account deletion
@@ -65,24 +72,12 @@ extension Session {
     func runDisconnect(generation: UInt64, attempt: Int) async {
         var procedure = DisconnectProcedure<VerifiedTokens>(
             hasDisconnectEndpoint: configuration.provider.disconnectEndpoint != nil, hasDeviceKeySource: deviceKeys != nil,
-            leadSeconds: Machine.seconds(configuration.refreshLeadTime))
-        let store = self.store
+            timing: configuration.refreshTiming)
         var step = procedure.start()
         while true {
             switch step {
             case .journal:
-                let journaled = await leased { () async -> Result<StoredSession?, CredentialStoreError> in
-                    do throws(CredentialStoreError) {
-                        var record = try await store.load()
-                        if record.pendingOperation != .deleteAccount {
-                            record.pendingOperation = .deleteAccount
-                            try await store.save(record)
-                        }
-                        return .success(record.session)
-                    } catch {
-                        return .failure(error)
-                    }
-                }.flatMap { $0 }
+                let journaled = await journal(.deleteAccount)
                 step = procedure.journaled(journaled, now: wallClock())
             case .clearJournal:
                 step = procedure.journalCleared(await update { $0.pendingOperation = nil })
@@ -107,17 +102,10 @@ extension Session {
                 }
                 step = procedure.disconnectAnswered(answer)
             case .wipe:
-                step = procedure.wiped(
-                    await update { record in
-                        if let current = record.session {
-                            record.pendingRevocations += [current.pendingRefreshToken, current.refreshToken].compactMap { $0 }
-                        }
-                        record.session = nil
-                        record.pendingOperation = nil
-                    })
+                step = procedure.wiped(await update { $0.wipeAfterDeletion() })
             case .resetDeviceCredential:
                 try? await deviceKeys?.reset()
-                startBackgroundRevoker()
+                revocationsQueued()
                 step = procedure.deviceCredentialReset()
             case .finish(let outcome):
                 return finishDisconnect(outcome, generation: generation, attempt: attempt)
@@ -126,84 +114,63 @@ extension Session {
     }
 
     private func finishDisconnect(_ outcome: DisconnectOutcome, generation: UInt64, attempt: Int) {
-        guard let failure = ServerOperationFailure(outcome, attempt: attempt, policy: configuration.serverFirstRetry, random: &random)
-        else {
-            guard case .confirmed(let subject) = outcome else { preconditionFailure("only a confirmed outcome is not a failure") }
-            perform(core.withLock { $0.serverOperationConfirmed(generation: generation, subject: subject) })
+        if case .confirmed(let subject) = outcome {
+            modify { $0.serverOperationConfirmed(generation: generation, subject: subject) }
             return
         }
-        serverOperationFailed(failure, generation: generation)
+        let policy = configuration.serverFirstRetry
+        let failure = core.withLock { ServerOperationFailure(outcome, attempt: attempt, policy: policy, random: &$0.random) }
+        if let failure { serverOperationFailed(failure, generation: generation) }
     }
 
     private func serverOperationFailed(_ failure: ServerOperationFailure, generation: UInt64, endSession: EndSessionPlan = .notRequested) {
-        perform(core.withLock { $0.serverOperationFailed(failure, generation: generation, endSession: endSession) })
+        modify { $0.serverOperationFailed(failure, generation: generation, endSession: endSession) }
     }
 
-    // MARK: - Background revocation of old refresh tokens
+    // MARK: - The revocation queue
 
     /// Moves the current session's refresh tokens to the revocation queue (a new sign-in started
     /// while a sign-out still waited for the provider).
     func deferCurrentRevocation() async {
-        _ = await update { record in
-            if let session = record.session {
-                record.pendingRevocations += [session.pendingRefreshToken, session.refreshToken].compactMap { $0 }
-            }
-            record.session = nil
-            record.pendingOperation = nil
-        }
-        startBackgroundRevoker()
+        _ = await update { $0.deferSessionRevocation() }
+        revocationsQueued()
     }
 
     /// Tokens that arrived after the session moved on: never current, always revoked.
     func discardLate(_ tokens: VerifiedTokens) async {
         let refreshToken = tokens.refreshToken
         let accessToken = tokens.accessToken
-        _ = await update { record in
-            // A journaled sign-out or deletion owns the stored session and revokes it itself.
-            if record.pendingOperation == nil, let session = record.session,
-                refreshToken.map({ session.refreshToken == $0 }) ?? (session.accessToken == accessToken)
-            {
-                record.session = nil
-            }
-            if let refreshToken, !record.pendingRevocations.contains(refreshToken) { record.pendingRevocations.append(refreshToken) }
-        }
-        // Without a refresh token nothing outlives the access token, which is never handed out.
-        if refreshToken != nil { startBackgroundRevoker() }
+        _ = await update { $0.discardLate(refreshToken: refreshToken, accessToken: accessToken) }
+        if refreshToken != nil { revocationsQueued() }
     }
 
-    func startBackgroundRevoker() {
-        guard backgroundRevoker == nil else { return }
-        backgroundRevoker = Task { await self.drainPendingRevocations() }
-    }
-
-    private func drainPendingRevocations() async {
-        var attempt = 0
-        while !Task.isCancelled {
-            guard let record = try? await store.load(), let token = record.pendingRevocations.first else { break }
+    /// One attempt at the first token of the store's revocation queue; the machine's
+    /// ``SessionStateMachine/revocationQueue`` decides what follows (the next token, a backoff on
+    /// its timers, or rest).
+    func revokeFirstQueued(attempt: Int) async {
+        let answer: QueuedRevocationAnswer
+        if let token = try? await store.load().pendingRevocations.first {
             do throws(ProviderError) {
                 let told = try await client.revoke(token)
                 _ = await update { $0.pendingRevocations.removeAll { $0 == token } }
-                attempt = 0
-                if told { publish(.deferredRevocationCompleted) }
+                answer = .removed(told: told)
             } catch {
                 switch error.disposition(in: .revocation) {
                 case .transient:
-                    attempt += 1
-                    let delay =
-                        configuration.serverFirstRetry.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &random)
-                        ?? .seconds(60)
-                    do {
-                        try await clock.sleep(for: delay)
-                    } catch {
-                        backgroundRevoker = nil
-                        return
+                    let policy = configuration.serverFirstRetry
+                    let delay = core.withLock {
+                        policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &$0.random) ?? .seconds(60)
                     }
+                    answer = .transient(retryIn: delay)
                 case .permanent:
                     // Refused for good (unknown to the provider, or malformed): nothing more can be done with it.
                     _ = await update { $0.pendingRevocations.removeAll { $0 == token } }
+                    answer = .removed(told: false)
                 }
             }
+        } else {
+            answer = .queueEmpty
         }
-        backgroundRevoker = nil
+        modify { $0.queuedRevocationAnswered(answer) }
     }
 }

@@ -11,6 +11,6 @@ extension Session {
 
     /// Publishes the platform store's fallback, once per ``restore()``.
     func reportStoreFallback() async {
-        if let reason = await storeFallbackReason { publish(.credentialStoreFallback(reason: reason)) }
+        if let reason = await storeFallbackReason { modify { $0.credentialStoreFellBack(reason: reason) } }
     }
 }

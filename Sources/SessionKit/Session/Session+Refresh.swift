@@ -5,15 +5,16 @@ extension Session {
     /// Runs one refresh attempt and tells the machine how it ended.
     func runRefresh(_ order: Machine.RefreshOrder) async {
         let outcome = await refreshUnderLease(previous: order.previous, forJournaledOperation: false)
-        guard let failure = RefreshFailure(outcome, attempt: order.attempt, policy: configuration.refreshRetry, random: &random) else {
-            guard case .refreshed(let tokens) = outcome else { preconditionFailure("only a refreshed outcome is not a failure") }
-            perform(core.withLock { $0.refreshSucceeded(tokens, generation: order.generation) })
+        if case .refreshed(let tokens) = outcome {
+            modify { $0.refreshSucceeded(tokens, generation: order.generation) }
             return
         }
+        let policy = configuration.refreshRetry
         let now = wallClock()
-        perform(core.withLock { $0.refreshFailed(failure, generation: order.generation, now: now) })
+        let failure = core.withLock { RefreshFailure(outcome, attempt: order.attempt, policy: policy, random: &$0.random) }
+        if let failure { modify { $0.refreshFailed(failure, generation: order.generation, now: now) } }
         // Every token a rejected id_token touched is queued for revocation.
-        if case .idTokenRejected = outcome { startBackgroundRevoker() }
+        if case .idTokenRejected = outcome { revocationsQueued() }
     }
 
     /// Performs a ``RefreshProcedure`` under the store's lease.
@@ -25,7 +26,7 @@ extension Session {
         let previousStored = previous?.stored()
         let procedure = RefreshProcedure<VerifiedTokens>(
             previous: previousStored, forJournaledOperation: forJournaledOperation,
-            leadSeconds: Machine.seconds(configuration.refreshLeadTime))
+            timing: configuration.refreshTiming)
         let result = await leased { () async -> RefreshOutcome<VerifiedTokens> in
             var procedure = procedure
             var step = procedure.start()

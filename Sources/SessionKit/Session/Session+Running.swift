@@ -1,169 +1,123 @@
 import Foundation
 
-/// Performing what the machine asked for. Each input's action type has its own `perform`; what
-/// several share (stage changes, resumed callers, timers, the presenter, the procedures) is
-/// performed by one helper each.
+/// The one action runner. Every input goes through ``modify(_:)``: one step of the machine under
+/// the session's lock, whose actions are queued under the same lock and performed, in order, by
+/// one thread at a time, after the lock is released. Long work starts as a child of the session's
+/// ``TaskOwner`` and reports back as another input.
 extension Session {
-    func perform(_ actions: [Machine.HandoffAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .present(let attempt, let generation): present(attempt, generation: generation)
-            case .cancelPresenter: cancelPresenter()
-            case .startTimer(let id, let after): startTimer(id, after: after)
-            case .cancelTimer(let id): cancelTimer(id)
-            case .exchangeCode(let code, let attempt, let generation):
-                Task { await self.runExchange(code: Secret(code), attempt: attempt, generation: generation) }
-            case .deferRevocation:
-                Task { await self.deferCurrentRevocation() }
-            }
+    /// Runs one step of the machine and performs the actions it returns. Returns `false`, having
+    /// done nothing, when `step` returns `nil`.
+    @discardableResult
+    func modify(_ step: (inout Machine) -> [Machine.Action]?) -> Bool {
+        let (stepped, mustPerform): (Bool, Bool) = core.withLock { core in
+            guard let actions = step(&core.machine) else { return (false, false) }
+            return (true, core.enqueue(actions))
+        }
+        if mustPerform { performPending() }
+        return stepped
+    }
+
+    /// Runs one step that also answers a value (whether a callback was consumed).
+    func modifyAnswering<Value: Sendable>(_ step: (inout Machine) -> (Value, [Machine.Action])) -> Value {
+        let (value, mustPerform): (Value, Bool) = core.withLock { core in
+            let (value, actions) = step(&core.machine)
+            return (value, core.enqueue(actions))
+        }
+        if mustPerform { performPending() }
+        return value
+    }
+
+    /// Performs queued actions until none is left. Only one thread performs at a time; a step
+    /// taken meanwhile (here or elsewhere) queues its actions for this loop.
+    private func performPending() {
+        while let batch = core.withLock({ $0.takePending() }) {
+            for (index, action) in batch { perform(action, index: index) }
+            changes.notify()
         }
     }
 
-    func perform(_ actions: [Machine.ExchangeAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .discardLateTokens(let tokens): Task { await self.discardLate(tokens) }
-            }
-        }
-    }
-
-    func perform(_ actions: [Machine.TokenAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .refresh(let order): startRefresh(order)
-            }
-        }
-    }
-
-    func perform(_ actions: [Machine.RefreshAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .startTimer(let id, let after): startTimer(id, after: after)
-            case .discardLateTokens(let tokens): Task { await self.discardLate(tokens) }
-            }
-        }
-    }
-
-    func perform(_ actions: [Machine.EndingAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .cancelTimer(let id): cancelTimer(id)
-            case .cancelPresenter: cancelPresenter()
-            case .cancelRefresh:
-                // The provider may already have rotated the token; the sign-out revokes what the store holds.
-                refreshTask?.cancel()
-                refreshTask = nil
-            case .revoke(let generation, let attempt): Task { await self.runRevoke(generation: generation, attempt: attempt) }
-            case .disconnect(let generation, let attempt): Task { await self.runDisconnect(generation: generation, attempt: attempt) }
-            }
-        }
-    }
-
-    func perform(_ actions: [Machine.ServerOperationAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .startTimer(let id, let after): startTimer(id, after: after)
-            case .refresh(let order): startRefresh(order)
-            case .presentEndSession(let order, let generation): presentEndSession(order, generation: generation)
-            }
-        }
-    }
-
-    func perform(_ actions: [Machine.RestoreAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .refresh(let order): startRefresh(order)
-            case .revoke(let generation, let attempt): Task { await self.runRevoke(generation: generation, attempt: attempt) }
-            case .disconnect(let generation, let attempt): Task { await self.runDisconnect(generation: generation, attempt: attempt) }
-            }
-        }
-    }
-
-    func perform(_ actions: [Machine.CancellationAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .cancelTimer(let id): cancelTimer(id)
-            case .cancelPresenter: cancelPresenter()
-            }
-        }
-    }
-
-    func perform(_ actions: [Machine.TimerAction]) {
-        defer { changes.notify() }
-        for action in actions {
-            switch action {
-            case .output(let output): perform(output)
-            case .cancelTimer(let id): cancelTimer(id)
-            case .cancelPresenter: cancelPresenter()
-            case .refresh(let order): startRefresh(order)
-            case .revoke(let generation, let attempt): Task { await self.runRevoke(generation: generation, attempt: attempt) }
-            case .disconnect(let generation, let attempt): Task { await self.runDisconnect(generation: generation, attempt: attempt) }
-            case .pollDeviceToken(let authorization, let generation): pollDeviceToken(authorization, generation: generation)
-            }
-        }
-    }
-
-    func perform(_ output: Machine.Output) {
-        switch output {
+    private func perform(_ action: Machine.Action, index: UInt64) {
+        switch action {
         case .transition(let from, let to, let reason):
-            publish(.transition(SessionTransition(from: from, to: to, reason: reason, date: wallClock())))
+            publish(.transition(SessionTransition(from: from, to: to, reason: reason, date: wallClock())), index: index)
         case .resume(let waiters, let result):
             // Made once: every caller waiting for a token shares it.
             let token = TokenOutcome(result)
             for waiter in waiters { waiter.resume(with: result, token: token) }
         case .emit(let event):
-            publish(event)
+            publish(event, index: index)
+        case .startTimer(let id, let after):
+            startTimer(id, after: after)
+        case .cancelTimer(let id):
+            if let child = core.withLock({ $0.timers.removeValue(forKey: id) }) { owner.cancel(child) }
+        case .present(let attempt, let generation):
+            present(attempt, generation: generation)
+        case .presentDeviceCode(let prompt, let generation):
+            presentDeviceCode(prompt, generation: generation)
+        case .presentEndSession(let order, let generation):
+            presentEndSession(order, generation: generation)
+        case .cancelPresenter:
+            let (presentation, request) = core.withLock { core in
+                defer { (core.presentation, core.deviceRequest) = (nil, nil) }
+                return (core.presentation, core.deviceRequest)
+            }
+            for child in [presentation, request].compactMap({ $0 }) { owner.cancel(child) }
+        case .exchangeCode(let code, let attempt, let generation):
+            owner.spawn { await self.runExchange(code: Secret(code), attempt: attempt, generation: generation) }
+        case .requestDeviceCode(let generation):
+            startDeviceRequest { await self.requestDeviceCode(generation: generation) }
+        case .pollDeviceToken(let authorization, let generation):
+            startDeviceRequest { await self.pollDeviceToken(authorization, generation: generation) }
+        case .verifyDeviceTokens(let response, let generation):
+            owner.spawn { await self.verifyDeviceSignIn(response, generation: generation) }
+        case .refresh(let order):
+            let child = owner.spawn(cancellable: true) { await self.runRefresh(order) }
+            core.withLock { $0.refresh = child }
+        case .cancelRefresh:
+            // The provider may already have rotated the token; the sign-out revokes what the store holds.
+            let refresh = core.withLock { core in
+                defer { core.refresh = nil }
+                return core.refresh
+            }
+            if let refresh { owner.cancel(refresh) }
+        case .discardLateTokens(let tokens):
+            owner.spawn { await self.discardLate(tokens) }
+        case .revoke(let generation, let attempt):
+            owner.spawn { await self.runRevoke(generation: generation, attempt: attempt) }
+        case .disconnect(let generation, let attempt):
+            owner.spawn { await self.runDisconnect(generation: generation, attempt: attempt) }
+        case .deferRevocation:
+            owner.spawn { await self.deferCurrentRevocation() }
+        case .revokeQueued(let attempt):
+            owner.spawn { await self.revokeFirstQueued(attempt: attempt) }
         }
     }
 
     // MARK: - Shared actions
 
-    func startTimer(_ id: TimerID, after duration: Duration) {
+    private func publish(_ event: SessionEvent, index: UInt64) {
+        let (observers, streams) = core.withLock { $0.audience(of: index) }
+        for observer in observers { observer(event) }
+        for stream in streams { stream.yield(event) }
+    }
+
+    private func startTimer(_ id: TimerID, after duration: Duration) {
         let clock = self.clock
-        timers[id] = Task {
+        // Weak: a handoff's timeout must not keep a session nobody holds alive for five minutes.
+        let child = owner.spawn(cancellable: true) { [weak self] in
             do {
                 try await clock.sleep(for: duration)
             } catch {
                 return
             }
-            self.timerFired(id)
+            self?.timerFired(id)
         }
+        core.withLock { $0.timers[id] = child }
     }
 
-    func cancelTimer(_ id: TimerID) {
-        timers.removeValue(forKey: id)?.cancel()
-    }
-
-    /// Ends the handoff's own work: the presenter, and a device sign-in's request in flight.
-    func cancelPresenter() {
-        presenterTask.withLock { task in
-            task?.cancel()
-            task = nil
-        }
-        deviceTask.withLock { task in
-            task?.cancel()
-            task = nil
-        }
-    }
-
-    private func startRefresh(_ order: Machine.RefreshOrder) {
-        refreshTask = Task { await self.runRefresh(order) }
+    private func startDeviceRequest(_ work: @escaping @Sendable () async -> Void) {
+        let child = owner.spawn(cancellable: true, work)
+        core.withLock { $0.deviceRequest = child }
     }
 
     private func present(_ attempt: SignInAttempt, generation: UInt64) {
@@ -176,19 +130,39 @@ extension Session {
         }
         let request = HandoffRequest(
             authorizationURL: attempt.authorizationURL, redirectURI: configuration.provider.redirectURI, redirects: redirects)
-        let task = Task { await self.runPresenter(request, redirects: redirects, generation: generation) }
-        presenterTask.withLock { $0 = task }
+        startPresentation { await self.runPresenter(request, redirects: redirects, generation: generation) }
     }
 
-    // MARK: - Inputs from child tasks
+    private func presentDeviceCode(_ prompt: DeviceCodePrompt, generation: UInt64) {
+        let presenter = self.presenter
+        startPresentation {
+            do throws(HandoffError) {
+                try await presenter.presentDeviceCode(prompt)
+            } catch {
+                self.modify { $0.presenterFailed(error, generation: generation) }
+            }
+        }
+    }
+
+    func startPresentation(_ work: @escaping @Sendable () async -> Void) {
+        let child = owner.spawn(cancellable: true, work)
+        core.withLock { $0.presentation = child }
+    }
+
+    // MARK: - Inputs from callers and children
 
     func waiterCancelled(_ id: WaiterID) {
-        perform(core.withLock { $0.waiterCancelled(id) })
+        modify { $0.waiterCancelled(id) }
     }
 
     private func timerFired(_ id: TimerID) {
-        timers[id] = nil
-        perform(core.withLock { $0.timerFired(id) })
+        core.withLock { _ = $0.timers.removeValue(forKey: id) }
+        modify { $0.timerFired(id) }
+    }
+
+    /// Tokens were added to the store's revocation queue.
+    func revocationsQueued() {
+        modify { $0.revocationsQueued() }
     }
 
     /// Feeds a callback that matched the configured redirect URI, or (`redirectURI`) the one a
@@ -200,9 +174,7 @@ extension Session {
             code: fields["code"], state: fields["state"], error: fields["error"], issuer: fields["iss"], redirectURI: redirectURI,
             repeatedNames: FormEncoding.repeatedNames(in: query))
         let expectedIssuer = configuration.provider.issuer
-        let (consumed, actions) = core.withLock { $0.callbackReceived(callback, expectedIssuer: expectedIssuer) }
-        perform(actions)
-        return consumed
+        return modifyAnswering { $0.callbackReceived(callback, expectedIssuer: expectedIssuer) }
     }
 
     private func runPresenter(_ request: HandoffRequest, redirects: HandoffRedirects, generation: UInt64) async {
@@ -222,10 +194,10 @@ extension Session {
                 }
             if !consumed {
                 let error = HandoffError.presentationFailed("the callback does not match the redirect URI")
-                perform(core.withLock { $0.presenterFailed(error, generation: generation) })
+                modify { $0.presenterFailed(error, generation: generation) }
             }
         } catch {
-            perform(core.withLock { $0.presenterFailed(error, generation: generation) })
+            modify { $0.presenterFailed(error, generation: generation) }
         }
     }
 }

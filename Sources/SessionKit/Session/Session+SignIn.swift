@@ -30,12 +30,12 @@ extension Session {
         let error: SessionError
         do throws(SessionError) {
             let tokens = try await exchangeAndStore(code: code, attempt: attempt)
-            perform(core.withLock { $0.exchangeSucceeded(tokens, generation: generation) })
+            modify { $0.exchangeSucceeded(tokens, generation: generation) }
             return
         } catch let failure {
             error = failure
         }
-        perform(core.withLock { $0.exchangeFailed(error, generation: generation) })
+        modify { $0.exchangeFailed(error, generation: generation) }
     }
 
     private func exchangeAndStore(code: Secret, attempt: SignInAttempt) async throws(SessionError) -> VerifiedTokens {
@@ -52,7 +52,7 @@ extension Session {
             // A rejected response's refresh token is valid at the provider: queue it for revocation.
             if let refreshToken = response.refreshToken {
                 _ = await update { $0.pendingRevocations.append(refreshToken) }
-                startBackgroundRevoker()
+                revocationsQueued()
             }
             throw error
         }
@@ -63,10 +63,7 @@ extension Session {
     /// Makes a verified sign-in durable; an earlier session's refresh token is queued for revocation.
     func storeSignedIn(_ tokens: VerifiedTokens) async throws(SessionError) {
         let stored = tokens.stored()
-        if case .failure(let error) = await update({ record in
-            if let old = record.session?.refreshToken { record.pendingRevocations.append(old) }
-            record.session = stored
-        }) {
+        if case .failure(let error) = await update({ $0.storeSignedIn(stored) }) {
             throw .storage(error)
         }
     }

@@ -13,12 +13,14 @@ public protocol DeviceKeyProviding: Sendable {
 
 /// The life of one signed-in session: sign-in, verification, fresh tokens, sign-out, deletion.
 ///
-/// `Session` is a thin shell around a pure state machine (`SessionStateMachine`): each public call
-/// feeds the machine one input and performs the actions it returns; network and storage work runs
-/// in child tasks that report back as inputs, decided step by step by small procedures
-/// (`RefreshProcedure`, `DisconnectProcedure`). All waiting happens on the injected `clock`, all
-/// token-time judgements use the injected wall clock, so a test can drive a whole session in
-/// simulated time.
+/// `Session` is a thin shell around a pure state machine (`SessionStateMachine`), in one isolation
+/// domain: one lock guards the machine and everything beside it. Each public call feeds the
+/// machine one input under that lock; one runner performs the actions it returns, in order, after
+/// the lock is released. Network and storage work runs in children of the session's one task owner
+/// and reports back as inputs, decided step by step by small procedures (`RefreshProcedure`,
+/// `SignOutProcedure`, `DisconnectProcedure`); ``shutdown()`` ends all of it. All waiting happens on
+/// the injected `clock`, all token-time judgements use the injected wall clock, so a test can
+/// drive a whole session in simulated time.
 ///
 /// ```swift
 /// let session = Session(configuration: configuration, transport: URLSessionTransport(clock: ContinuousClock()),
@@ -27,14 +29,14 @@ public protocol DeviceKeyProviding: Sendable {
 /// try await session.restore()
 /// let token = try await session.validAccessToken()
 /// ```
-public actor Session {
+public final class Session: Sendable {
     /// Unchecked continuations: the machine resumes every waiter exactly once (its script tests
     /// check that for every stage and input), and a checked one costs an allocation per caller.
     typealias Waiter = SessionWaiter
     typealias Machine = SessionStateMachine<VerifiedTokens, Waiter>
 
     /// How this session behaves.
-    public nonisolated let configuration: SessionConfiguration
+    public let configuration: SessionConfiguration
     let client: ProviderClient
     let verifier: TokenVerifier
     let store: any CredentialStore
@@ -43,26 +45,14 @@ public actor Session {
     let clock: any Clock<Duration>
     let wallClock: @Sendable () -> Date
 
-    /// The machine, and with it every suspended caller. The actor feeds it every input; the one
-    /// input whose only result is "the caller waits" (joining a refresh in flight) may come from
-    /// any executor, so the machine sits behind a lock the actor's steps take too.
-    nonisolated let core: Locked<Machine>
-    var random: AnyRandomNumberGenerator
-    var timers: [TimerID: Task<Void, Never>] = [:]
-    /// The presentation in flight. Behind a lock: the presenting task ends the handoff (and
-    /// cancels this slot) from its own job, and the thread sanitizer cannot see the actor's own
-    /// hand-over between that job and the one that started it.
-    let presenterTask = Locked<Task<Void, Never>?>(nil)
-    var refreshTask: Task<Void, Never>?
-    /// A device sign-in's code request or poll in flight; behind a lock like ``presenterTask``, for
-    /// the same reason (the poll ends the handoff from its own job).
-    let deviceTask = Locked<Task<Void, Never>?>(nil)
-    var backgroundRevoker: Task<Void, Never>?
-    private var subscribers: [UInt64: AsyncStream<SessionEvent>.Continuation] = [:]
-    private var nextSubscriber: UInt64 = 0
-    private var observers: [@Sendable (SessionEvent) -> Void] = []
+    /// The machine and everything the shell keeps beside it, behind one lock: the session's one
+    /// isolation domain. Every input is a step under this lock that returns actions; the runner
+    /// (``Session+Running``) performs them, in order, after the lock is released.
+    let core: Locked<Core>
+    /// Owns every task the session starts; ``shutdown()`` ends them all.
+    let owner: TaskOwner
     /// Notified after every step of the machine, for the test kit's waits.
-    package nonisolated let changes = SessionChangeFeed()
+    package let changes = SessionChangeFeed()
     /// The last waiter id handed out; ids follow arrival order.
     private let lastWaiterID = Atomic<UInt64>(0)
 
@@ -83,11 +73,13 @@ public actor Session {
         deviceKeys: DeviceKeySource = .automatic, clock: some Clock<Duration>, wallClock: @escaping @Sendable () -> Date,
         random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
+        let owner = TaskOwner()
+        self.owner = owner
         self.configuration = configuration
         self.client = ProviderClient(configuration: configuration.provider, transport: transport, now: wallClock)
         self.verifier = TokenVerifier(
             configuration: configuration.provider,
-            keys: JWKSCache(client: client, timeToLive: configuration.keySetTimeToLive),
+            keys: JWKSCache(client: client, timeToLive: configuration.keySetTimeToLive, owner: owner),
             skew: configuration.clockSkew, allowMissingKeyID: configuration.allowMissingKeyID,
             requireIDTokenOnRefresh: configuration.requireIDTokenOnRefresh,
             defaultAccessTokenLifetime: configuration.defaultAccessTokenLifetime)
@@ -100,16 +92,32 @@ public actor Session {
             case .automatic:
                 if let endpoint = configuration.provider.deviceKeyExchangeEndpoint, let devices = store as? any DeviceCredentialStore {
                     DeviceKeyManager(
-                        endpoint: endpoint, platform: configuration.devicePlatform, transport: transport, store: devices, now: wallClock)
+                        endpoint: endpoint, platform: configuration.devicePlatform, transport: transport, store: devices, now: wallClock,
+                        owner: owner)
                 } else {
                     nil
                 }
             }
         self.clock = clock
         self.wallClock = wallClock
-        self.random = AnyRandomNumberGenerator(random)
         self.core = Locked(
-            Machine(configuration: .init(handoffTimeout: configuration.handoffTimeout, refreshLeadTime: configuration.refreshLeadTime)))
+            Core(
+                machine: Machine(configuration: .init(handoffTimeout: configuration.handoffTimeout, timing: configuration.refreshTiming)),
+                random: AnyRandomNumberGenerator(random)))
+        Self.forward(owner, to: changes)
+    }
+
+    /// Every child's start and end is a change of the session too (``liveTaskCount``), for the
+    /// test kit's waits.
+    private static func forward(_ owner: TaskOwner, to changes: SessionChangeFeed) {
+        owner.changes.add { [weak changes] in changes?.notify() }
+        owner.changes.arm()
+    }
+
+    deinit {
+        // Nobody holds the session any more, so nobody waits on it: its children (none of which
+        // holds it, or it would not be freed) are cancelled.
+        owner.abandon()
     }
 
     /// Creates a session with the defaults an app needs: real HTTP (`URLSessionTransport`), the
@@ -131,7 +139,7 @@ public actor Session {
     ///     configuration.endsProviderSessionAtSignOut = true
     /// }
     /// ```
-    public init(
+    public convenience init(
         provider: ProviderConfiguration, presenter: any HandoffPresenter, store: (any CredentialStore)? = nil,
         configure: @Sendable (inout SessionConfiguration) -> Void = { _ in }
     ) {
@@ -162,13 +170,17 @@ public actor Session {
     // MARK: - Observing
 
     /// The current stage.
-    public var stage: SessionStage { core.withLock { $0.stage } }
+    public var stage: SessionStage { core.withLock { $0.machine.stage } }
 
     /// How many callers are suspended waiting for the refresh in flight.
-    public var waitingCallerCount: Int { core.withLock { $0.waitingCallerCount } }
+    public var waitingCallerCount: Int { core.withLock { $0.machine.waitingCallerCount } }
 
     /// Who is signed in, while the session holds verified tokens.
-    public var identity: SessionIdentity? { core.withLock { $0.currentTokens?.identity } }
+    public var identity: SessionIdentity? { core.withLock { $0.machine.currentTokens?.identity } }
+
+    /// How many tasks of this session are running (background refresh, timers, presentation,
+    /// revocation, device polling, key fetches). Zero once the session is idle or shut down.
+    package var liveTaskCount: Int { owner.liveChildren }
 
     /// A stream of everything the session tells the app, starting with the current stage.
     ///
@@ -177,23 +189,33 @@ public actor Session {
     /// subscriber stops iterating.
     public func events() -> AsyncStream<SessionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)
-        continuation.yield(.transition(SessionTransition(from: nil, to: stage, reason: .current, date: wallClock())))
-        nextSubscriber += 1
-        let id = nextSubscriber
-        subscribers[id] = continuation
+        let now = wallClock()
+        let id: UInt64? = core.withLock { core in
+            guard !core.isShutDown else { return nil }
+            // The replay and the registration are one step: every later event reaches this
+            // subscriber, and none from before.
+            continuation.yield(.transition(SessionTransition(from: nil, to: core.machine.stage, reason: .current, date: now)))
+            return core.addSubscriber(continuation)
+        }
+        guard let id else {
+            continuation.yield(.transition(SessionTransition(from: nil, to: stage, reason: .current, date: now)))
+            continuation.finish()
+            return stream
+        }
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeSubscriber(id) }
+            self?.core.withLock { $0.removeSubscriber(id) }
         }
         return stream
     }
 
-    /// Calls `observer` synchronously, on the session's executor, for every later event, in order.
+    /// Calls `observer` synchronously, in order, for every later event, on the thread that runs
+    /// the session's actions (never two at once).
     ///
     /// Meant for logging, metrics and test recorders that must see events exactly where they happen
     /// relative to the app's own calls. The observer must return quickly and must not call back
     /// into the session.
     public func addObserver(_ observer: @escaping @Sendable (SessionEvent) -> Void) {
-        observers.append(observer)
+        core.withLock { $0.addObserver(observer) }
     }
 
     // MARK: - Signing in
@@ -219,9 +241,7 @@ public actor Session {
     @discardableResult
     public func signIn(options: AuthorizationRequestOptions) async throws(SessionError) -> SessionIdentity {
         let attempt = try makeSignInAttempt(options: configuration.authorizationOptions.overriding(with: options))
-        let result = await suspend { id, waiter in
-            perform(core.withLock { $0.signIn(attempt, id: id, waiter: waiter) })
-        }
+        let result = await suspend { machine, id, waiter in machine.signIn(attempt, id: id, waiter: waiter) }
         switch result {
         case .tokens(let tokens): return tokens.identity
         case .done: throw .cancelled
@@ -247,12 +267,12 @@ public actor Session {
     /// lead time. Concurrent callers share one refresh; a refreshed token is handed out only after
     /// its id_token was verified.
     ///
-    /// A fresh token is returned on the caller's own executor, without a trip through the actor;
-    /// a caller joining a refresh in flight waits in the machine, which it reaches under the
-    /// machine's lock, also without the actor, and is resumed on its own executor; anything else (a
-    /// refresh due, no session, sign-out) goes through the actor.
+    /// A fresh token is returned on the caller's own executor after one read under the session's
+    /// lock; a caller joining a refresh in flight waits in the machine, which it reaches under the
+    /// same lock, and is resumed on its own executor; anything else (a refresh due, no session,
+    /// sign-out) is one step of the machine.
     nonisolated(nonsending) public func validAccessToken() async throws(SessionError) -> AccessToken {
-        switch core.withLock({ $0.handout }) {
+        switch core.withLock({ $0.machine.handout }) {
         case .fresh(let tokens, let dueAt)?:
             if wallClock() < dueAt { return tokens.token }
             return try await waitForTokens(force: false)
@@ -268,8 +288,8 @@ public actor Session {
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<TokenOutcome, Never>) in
                 // Under the lock, so a cancellation either is seen here or finds the caller waiting.
-                let joined = core.withLock { machine in
-                    Task.isCancelled ? nil : machine.joinRefresh(id: id, waiter: .accessToken(continuation), now: now)
+                let joined = core.withLock { core in
+                    Task.isCancelled ? nil : core.machine.joinRefresh(id: id, waiter: .accessToken(continuation), now: now)
                 }
                 switch joined {
                 case true?: changes.notify()
@@ -278,7 +298,7 @@ public actor Session {
                 }
             }
         } onCancel: {
-            Task { await self.waiterCancelled(id) }
+            waiterCancelled(id)
         }
         // The refresh ended between the look at the handout and the join: ask the machine.
         if outcome === TokenOutcome.notJoined { return try await waitForTokens(force: false) }
@@ -307,14 +327,12 @@ public actor Session {
         } catch {
             throw .storage(error)
         }
-        if !record.pendingRevocations.isEmpty { startBackgroundRevoker() }
+        if !record.pendingRevocations.isEmpty { revocationsQueued() }
         let verifier = self.verifier
         let plan = RestorePlan(
             record: record, issuer: configuration.provider.issuer, clientID: configuration.provider.clientID, tokens: verifier.restored)
         let now = wallClock()
-        let result = await suspend { id, waiter in
-            perform(core.withLock { $0.restoreLoaded(plan, now: now, id: id, waiter: waiter) })
-        }
+        let result = await suspend { machine, id, waiter in machine.restoreLoaded(plan, now: now, id: id, waiter: waiter) }
         if case .failed(let error) = result { throw error }
         return stage
     }
@@ -325,9 +343,7 @@ public actor Session {
     /// failures), then wipes local credentials. No token is handed out meanwhile. The intent is
     /// journaled, so a relaunch resumes it in ``restore()``.
     public func signOut() async throws(SessionError) {
-        let result = await suspend { id, waiter in
-            perform(core.withLock { $0.signOut(id: id, waiter: waiter) })
-        }
+        let result = await suspend { machine, id, waiter in machine.signOut(id: id, waiter: waiter) }
         if case .failed(let error) = result { throw error }
     }
 
@@ -336,79 +352,74 @@ public actor Session {
     /// ``SessionEvent/deleteUserData(subject:)``. A 401/403 keeps the credentials and throws
     /// ``SessionError/accountDeletionRefused(status:)``.
     public func deleteAccount() async throws(SessionError) {
-        let result = await suspend { id, waiter in
-            perform(core.withLock { $0.deleteAccount(id: id, waiter: waiter) })
-        }
+        let result = await suspend { machine, id, waiter in machine.deleteAccount(id: id, waiter: waiter) }
         if case .failed(let error) = result { throw error }
+    }
+
+    // MARK: - Ending the session's work
+
+    /// Ends the session's work: every caller still waiting is answered with
+    /// ``SessionError/shutDown``, every event stream finishes, and every task the session started
+    /// (background refresh, revocations, timers, presentation, device polling, key fetches) is
+    /// cancelled; returns once all of them have ended. Later calls throw ``SessionError/shutDown``.
+    ///
+    /// Nothing stored is changed: a journaled sign-out or deletion resumes at the next
+    /// ``restore()``, in this process or another.
+    public func shutdown() async {
+        modify { $0.shutDown() }
+        let subscribers = core.withLock { $0.endSubscriptions() }
+        // Outside the lock: finishing a stream runs its termination handler, which takes it.
+        for subscriber in subscribers { subscriber.finish() }
+        await owner.shutdown()
+        changes.notify()
     }
 
     // MARK: - Waiting on the machine
 
     private func waitForTokens(force: Bool) async throws(SessionError) -> AccessToken {
         let now = wallClock()
-        return try await suspend(cancelled: TokenOutcome.cancelled, as: SessionWaiter.accessToken) { id, waiter in
-            perform(core.withLock { $0.tokenRequested(id: id, waiter: waiter, now: now, force: force) })
+        return try await suspend(cancelled: TokenOutcome.cancelled, as: SessionWaiter.accessToken) { machine, id, waiter in
+            machine.tokenRequested(id: id, waiter: waiter, now: now, force: force)
         }.result.get()
     }
 
-    func suspend(_ feed: (WaiterID, Waiter) -> Void) async -> WaiterResult<VerifiedTokens> {
-        await suspend(cancelled: .failed(.cancelled), as: SessionWaiter.outcome, feed)
+    func suspend(_ input: (inout Machine, WaiterID, Waiter) -> [Machine.Action]) async -> WaiterResult<VerifiedTokens> {
+        await suspend(cancelled: .failed(.cancelled), as: SessionWaiter.outcome, input)
     }
 
-    /// Suspends the caller as a waiter the machine resumes exactly once; cancelling the calling
-    /// task removes only this waiter.
+    /// Suspends the caller as a waiter the machine resumes exactly once, feeding it `input` under
+    /// the lock; cancelling the calling task removes only this waiter, resolved under the same
+    /// lock (a cancellation that comes first is seen by the step: the caller never registers).
     private func suspend<Value: Sendable>(
-        cancelled: Value, as kind: (UnsafeContinuation<Value, Never>) -> Waiter, _ feed: (WaiterID, Waiter) -> Void
+        cancelled: Value, as kind: (UnsafeContinuation<Value, Never>) -> Waiter,
+        _ input: (inout Machine, WaiterID, Waiter) -> [Machine.Action]
     ) async -> Value {
         let id = nextWaiterID()
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Value, Never>) in
-                if Task.isCancelled {
-                    continuation.resume(returning: cancelled)
-                    return
+                let registered = modify { machine in
+                    Task.isCancelled ? nil : input(&machine, id, kind(continuation))
                 }
-                feed(id, kind(continuation))
+                if !registered { continuation.resume(returning: cancelled) }
             }
         } onCancel: {
-            Task { await self.waiterCancelled(id) }
+            waiterCancelled(id)
         }
     }
 
-    private nonisolated func nextWaiterID() -> WaiterID {
+    private func nextWaiterID() -> WaiterID {
         WaiterID(raw: lastWaiterID.add(1, ordering: .relaxed).newValue)
-    }
-
-    private func removeSubscriber(_ id: UInt64) {
-        subscribers[id] = nil
-    }
-
-    func publish(_ event: SessionEvent) {
-        for observer in observers { observer(event) }
-        for continuation in subscribers.values { continuation.yield(event) }
-    }
-}
-
-/// Type-erases a random source so the actor can hold any generator.
-struct AnyRandomNumberGenerator: RandomNumberGenerator, Sendable {
-    private var base: any RandomNumberGenerator & Sendable
-
-    init(_ base: some RandomNumberGenerator & Sendable) {
-        self.base = base
-    }
-
-    mutating func next() -> UInt64 {
-        base.next()
     }
 }
 
 extension Session: CustomReflectable {
     /// What `dump` and debuggers show: the stage and the provider, never a token or a sign-in
     /// parameter.
-    nonisolated public var customMirror: Mirror {
+    public var customMirror: Mirror {
         Mirror(
             self,
             children: [
-                "stage": core.withLock { $0.stage }, "issuer": configuration.provider.issuer, "clientID": configuration.provider.clientID,
+                "stage": stage, "issuer": configuration.provider.issuer, "clientID": configuration.provider.clientID,
             ],
             displayStyle: .class)
     }

@@ -70,3 +70,8 @@ public struct AccessToken: Sendable, Hashable, CustomStringConvertible {
     /// Never the token itself.
     public var description: String { "AccessToken(<redacted>, expires \(expiresAt))" }
 }
+
+extension SessionConfiguration {
+    /// The refresh timing rule of ``refreshLeadTime``, as every part of the session applies it.
+    var refreshTiming: RefreshTiming { RefreshTiming(leadTime: refreshLeadTime) }
+}

@@ -46,8 +46,10 @@ extension SessionError {
             .unsupported
         case .storage:
             .storage
-        case .randomSourceFailed:
+        case .randomSourceFailed, .sessionFailed:
             .system
+        case .shutDown:
+            .misuse
         }
     }
 
@@ -87,6 +89,8 @@ extension SessionError {
         case .userInfoRejected(let error): "userinfo_rejected.\(error.code)"
         case .storedSessionForeign: "stored_session_foreign"
         case .anotherAccountInStore: "another_account_in_store"
+        case .sessionFailed: "session_failed"
+        case .shutDown: "shut_down"
         }
     }
 }
@@ -104,7 +108,7 @@ extension SessionError: CustomStringConvertible {
         case .invalidRequestOptions(let error): "\(code): \(error)"
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
             .handoffTimedOut, .verificationFailed, .refreshTokenRejected, .randomSourceFailed, .anotherAccountInStore, .sessionExpired,
-            .deviceCodeExpired, .userInfoRejected:
+            .deviceCodeExpired, .userInfoRejected, .sessionFailed, .shutDown:
             code
         }
     }

@@ -56,4 +56,9 @@ public enum SessionError: Error, Sendable, Equatable {
     /// The UserInfo answer was refused: not a JSON object, no `sub`, or another person's `sub`
     /// (OpenID Connect Core §5.3.2). Nothing of it was used.
     case userInfoRejected(UserInfoError)
+    /// The session stopped after finding itself inconsistent (a bug in SessionKit); its stored
+    /// credentials are untouched. Make a new session (it restores them).
+    case sessionFailed
+    /// The session was shut down (`Session.shutdown()`); make a new one to go on.
+    case shutDown
 }

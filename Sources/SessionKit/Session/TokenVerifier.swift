@@ -175,7 +175,7 @@ struct TokenVerifier: Sendable {
     ) async throws(RefreshVerificationError) -> VerifiedTokens? {
         var verified: VerifiedIDToken?
         if let token = response.idToken {
-            guard let keys = await keys.freshCachedKeys() else { return nil }
+            guard let keys = keys.freshCachedKeys() else { return nil }
             do {
                 verified = try IDTokenValidator.validate(
                     token.value, keys: keys, expecting: expectations(nonce: nil, accessToken: response.accessToken), now: now)

@@ -19,7 +19,7 @@ enum EndSessionPlan: Sendable {
 }
 
 /// An end-session URL to open and the request it was made from.
-struct EndSessionOrder: Sendable {
+struct EndSessionOrder: Sendable, Equatable {
     var request: EndSessionRequest
     var url: URL
 }

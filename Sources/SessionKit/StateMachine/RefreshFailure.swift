@@ -4,6 +4,8 @@ enum RefreshFailure: Sendable, Equatable {
     case transient(SessionError, retryIn: Duration?)
     /// The session is over: refresh token refused, id_token rejected, store failed.
     case permanent(SessionError)
+    /// The refresh procedure found itself inconsistent (a bug in SessionKit): the session stops.
+    case inconsistent(String)
 }
 
 extension RefreshFailure {
@@ -25,6 +27,7 @@ extension RefreshFailure {
         case .storageFailed(let error): self = .permanent(.storage(error))
         case .anotherAccount: self = .permanent(.anotherAccountInStore)
         case .refreshTokenMissing: self = .permanent(.sessionExpired)
+        case .inconsistent(let what): self = .inconsistent(what)
         case .providerFailed(let error):
             let delay = error.isTransient ? policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &random) : nil
             self = .transient(.provider(error), retryIn: delay)
@@ -47,6 +50,7 @@ extension ServerOperationFailure {
         case .refused(let status): self = .refused(status: status)
         case .cannotTell(let why): self = .cannotTell(why)
         case .storage(let error): self = .storage(error)
+        case .inconsistent(let what): self = .inconsistent(what)
         }
     }
 }
@@ -61,4 +65,6 @@ enum ServerOperationFailure: Sendable, Equatable {
     case cannotTell(String)
     /// The store failed while journaling or completing.
     case storage(CredentialStoreError)
+    /// The procedure found itself inconsistent (a bug in SessionKit): the session stops.
+    case inconsistent(String)
 }

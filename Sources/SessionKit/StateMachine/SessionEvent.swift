@@ -42,6 +42,10 @@ public enum SessionEvent: Sendable, Hashable {
     /// (no keyring on the session bus, libsecret missing). Published by `restore()` at launch for
     /// the platform store `Session(provider:presenter:)` picks; show it or log it.
     case credentialStoreFallback(reason: String)
+    /// The session found itself in an inconsistent state (a bug in SessionKit) and stopped: every
+    /// call fails with `SessionError.sessionFailed`. The stored credentials are untouched, so a
+    /// new session restores them.
+    case sessionFailed
 }
 
 /// Why a URL that matched the redirect URI was not consumed as the callback.

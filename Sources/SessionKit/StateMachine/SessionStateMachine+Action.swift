@@ -1,36 +1,66 @@
-/// What the action types of every input share: they can publish an ``SessionStateMachine/Output``.
-///
-/// Each input's action type is its own enum, so its signature says what the input can lead to;
-/// the shared outputs (stage changes, resumed callers, events) are spelled the same everywhere.
-protocol MachineAction {
-    associatedtype Tokens: MachineTokens
-    associatedtype Waiter
-    static func output(_ output: SessionStateMachine<Tokens, Waiter>.Output) -> Self
-}
+import Foundation
 
-extension MachineAction {
-    static func transition(from: SessionStage, to: SessionStage, reason: TransitionReason) -> Self {
-        .output(.transition(from: from, to: to, reason: reason))
+extension SessionStateMachine {
+    /// Everything the machine can ask its owner to do, in one vocabulary for every input.
+    ///
+    /// The owner performs a returned list in order, after the step that produced it, and feeds the
+    /// results of long work back as inputs. A test compares these values directly.
+    enum Action {
+        // Telling the app and the callers.
+        /// The stage changed (or, `from == to`, the stage's situation did).
+        case transition(from: SessionStage, to: SessionStage, reason: TransitionReason)
+        /// Resume these callers with one result.
+        case resume([Waiter], WaiterResult<Tokens>)
+        /// Tell the app something that is not a stage change.
+        case emit(SessionEvent)
+
+        // Timers (values: a stale id is ignored when it fires).
+        /// Start timer `TimerID`, to fire after the duration.
+        case startTimer(TimerID, after: Duration)
+        /// The timer is no longer needed.
+        case cancelTimer(TimerID)
+
+        // The handoff's own work.
+        /// Show the authorization page for the attempt.
+        case present(SignInAttempt, generation: UInt64)
+        /// Show the person a device sign-in's user code and where to enter it.
+        case presentDeviceCode(DeviceCodePrompt, generation: UInt64)
+        /// Signed out and wiped: open the provider's end-session page.
+        case presentEndSession(EndSessionOrder, generation: UInt64)
+        /// End the presenter's work and a device sign-in's request in flight.
+        case cancelPresenter
+        /// Exchange the callback's code for tokens, then verify and store them.
+        case exchangeCode(code: String, attempt: SignInAttempt, generation: UInt64)
+        /// Ask the provider for a device code.
+        case requestDeviceCode(generation: UInt64)
+        /// Ask the token endpoint whether the person approved a device sign-in yet.
+        case pollDeviceToken(DeviceAuthorization, generation: UInt64)
+        /// A device sign-in was approved: verify its tokens (no nonce in this grant), store them.
+        case verifyDeviceTokens(TokenResponse, generation: UInt64)
+
+        // Tokens.
+        /// Run one refresh attempt.
+        case refresh(RefreshOrder)
+        /// Sign-out or deletion overtook a refresh: stop its request so the journal is written at once.
+        case cancelRefresh
+        /// Tokens that arrived after the session moved on: clear them from the store if they are
+        /// there, and queue their refresh token for revocation.
+        case discardLateTokens(Tokens)
+
+        // Ending.
+        /// Journal the sign-out, revoke at the provider, then wipe (one attempt).
+        case revoke(generation: UInt64, attempt: Int)
+        /// Journal the deletion, disconnect at the provider, then wipe (one attempt).
+        case disconnect(generation: UInt64, attempt: Int)
+        /// An old session's refresh tokens move to the revocation queue (a new sign-in started
+        /// while a sign-out still waited for the provider).
+        case deferRevocation
+        /// Revoke the first token of the store's revocation queue (one attempt).
+        case revokeQueued(attempt: Int)
     }
-
-    static func resume(_ waiters: [Waiter], _ result: WaiterResult<Tokens>) -> Self {
-        .output(.resume(waiters, result))
-    }
-
-    static func emit(_ event: SessionEvent) -> Self {
-        .output(.emit(event))
-    }
 }
 
-/// An action type of an input that can end the handoff (timeout, cancellation, refusal, sign-out).
-protocol EndsHandoff: MachineAction {
-    static func cancelTimer(_ id: TimerID) -> Self
-    static var cancelPresenter: Self { get }
-}
+extension SessionStateMachine.Action: Sendable where Tokens: Sendable, Waiter: Sendable {}
 
-/// An action type of an input that can start a handoff (a sign-in of either kind).
-protocol StartsHandoff: EndsHandoff {
-    static func startTimer(_ id: TimerID, after: Duration) -> Self
-    /// An old session's refresh token moves to the background revocation queue.
-    static var deferRevocation: Self { get }
-}
+// Tests compare actions as values.
+extension SessionStateMachine.Action: Equatable where Tokens: Equatable, Waiter: Equatable {}

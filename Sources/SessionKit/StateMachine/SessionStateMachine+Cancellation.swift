@@ -1,28 +1,6 @@
 extension SessionStateMachine {
-    /// What a caller's cancellation can lead to.
-    enum CancellationAction: EndsHandoff {
-        case output(Output)
-        case cancelTimer(TimerID)
-        case cancelPresenter
-    }
-
-    /// What a fired timer can lead to.
-    enum TimerAction: EndsHandoff {
-        case output(Output)
-        case cancelTimer(TimerID)
-        case cancelPresenter
-        /// The refresh's backoff ended: try again.
-        case refresh(RefreshOrder)
-        /// The revocation's backoff ended: try again.
-        case revoke(generation: UInt64, attempt: Int)
-        /// The disconnect's backoff ended: try again.
-        case disconnect(generation: UInt64, attempt: Int)
-        /// A device sign-in's poll interval ended: ask the token endpoint.
-        case pollDeviceToken(DeviceAuthorization, generation: UInt64)
-    }
-
     /// One caller's task was cancelled: only that caller is removed and resumed.
-    mutating func waiterCancelled(_ id: WaiterID) -> [CancellationAction] {
+    mutating func waiterCancelled(_ id: WaiterID) -> [Action] {
         switch state {
         case .refreshing(var refreshing):
             state = .modifying
@@ -61,13 +39,14 @@ extension SessionStateMachine {
         case .signedOut, .active:
             // The caller was already resumed before its cancellation arrived.
             return []
-        case .modifying:
-            preconditionFailure("re-entered while modifying")
+        case .modifying, .stopped:
+            return outOfService()
         }
     }
 
     /// A timer the machine asked for fired; a stale id (cancelled, or of a stage left) is ignored.
-    mutating func timerFired(_ id: TimerID) -> [TimerAction] {
+    mutating func timerFired(_ id: TimerID) -> [Action] {
+        if let actions = revocationQueueTimerFired(id) { return actions }
         switch state {
         case .handoff(var handoff):
             guard handoff.timer == id else { return [] }
@@ -107,11 +86,8 @@ extension SessionStateMachine {
         case .signedOut, .verifying, .active:
             // A timer of a stage already left.
             return []
-        case .modifying:
-            preconditionFailure("re-entered while modifying")
+        case .modifying, .stopped:
+            return outOfService()
         }
     }
 }
-
-extension SessionStateMachine.CancellationAction: Sendable where Tokens: Sendable, Waiter: Sendable {}
-extension SessionStateMachine.TimerAction: Sendable where Tokens: Sendable, Waiter: Sendable {}

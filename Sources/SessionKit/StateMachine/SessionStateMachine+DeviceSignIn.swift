@@ -1,27 +1,9 @@
 import Foundation
 
 extension SessionStateMachine {
-    /// What the inputs of a device sign-in (RFC 8628) can lead to.
-    enum DeviceSignInAction: StartsHandoff {
-        case output(Output)
-        case cancelTimer(TimerID)
-        case cancelPresenter
-        case startTimer(TimerID, after: Duration)
-        /// An old session's refresh token moves to the background revocation queue.
-        case deferRevocation
-        /// Ask the provider for a device code.
-        case requestDeviceCode(generation: UInt64)
-        /// Show the person the user code and where to enter it.
-        case presentDeviceCode(DeviceCodePrompt, generation: UInt64)
-        /// Ask the token endpoint whether the person approved yet.
-        case pollDeviceToken(DeviceAuthorization, generation: UInt64)
-        /// The person approved: verify the tokens (no nonce in this grant), make them durable.
-        case verifyDeviceTokens(TokenResponse, generation: UInt64)
-    }
-
     /// The app called `signInWithDeviceCode()`: the same handoff stage as a browser sign-in, with
     /// a device sign-in as its payload, and the same rules for who may start one.
-    mutating func deviceSignIn(id: WaiterID, waiter: Waiter) -> [DeviceSignInAction] {
+    mutating func deviceSignIn(id: WaiterID, waiter: Waiter) -> [Action] {
         switch state {
         case .signedOut:
             return beginDeviceHandoff(id: id, waiter: waiter)
@@ -33,12 +15,12 @@ extension SessionStateMachine {
             return [.resume([waiter], .failed(.alreadySignedIn))]
         case .disconnecting:
             return [.resume([waiter], .failed(.accountDeletionInProgress))]
-        case .modifying:
-            preconditionFailure("re-entered while modifying")
+        case .modifying, .stopped:
+            return outOfService(waiter: waiter)
         }
     }
 
-    private mutating func beginDeviceHandoff(id: WaiterID, waiter: Waiter) -> [DeviceSignInAction] {
+    private mutating func beginDeviceHandoff(id: WaiterID, waiter: Waiter) -> [Action] {
         generation += 1
         // The handoff timeout covers the code request; once the code is shown, `expires_in` rules.
         let timer = makeTimer()
@@ -53,7 +35,7 @@ extension SessionStateMachine {
     /// The provider answered the device code request (RFC 8628 §3.2) at `now` on the wall clock.
     mutating func deviceCodeIssued(
         _ result: Result<DeviceAuthorization, SessionError>, now: Date, generation: UInt64
-    ) -> [DeviceSignInAction] {
+    ) -> [Action] {
         guard generation == self.generation, case .handoff(var handoff) = state, case .device(.requestingCode) = handoff.payload else {
             // The sign-in ended meanwhile (cancelled, timed out, signed out): the code is never shown.
             return []
@@ -88,7 +70,7 @@ extension SessionStateMachine {
 
     /// A poll of the token endpoint was answered at `now` on the wall clock; the planner decides
     /// what follows (RFC 8628 §3.5).
-    mutating func devicePollAnswered(_ answer: DevicePollAnswer, now: Date, generation: UInt64) -> [DeviceSignInAction] {
+    mutating func devicePollAnswered(_ answer: DevicePollAnswer, now: Date, generation: UInt64) -> [Action] {
         guard generation == self.generation, case .handoff(var handoff) = state, case .device(.polling(var polling)) = handoff.payload
         else {
             // The sign-in ended while the poll was in flight: its answer is moot, and any tokens in
@@ -103,7 +85,7 @@ extension SessionStateMachine {
             handoff.timer = makeTimer()
             handoff.payload = .device(.waitingToPoll(polling))
             state = .handoff(handoff)
-            var actions: [DeviceSignInAction] = []
+            var actions: [Action] = []
             let because: String? =
                 switch answer {
                 case .slowDown: "slow_down"
@@ -143,5 +125,3 @@ extension SessionStateMachine {
         .milliseconds(Int64((min(seconds, 86_400 * 365) * 1000).rounded()))
     }
 }
-
-extension SessionStateMachine.DeviceSignInAction: Sendable where Tokens: Sendable, Waiter: Sendable {}

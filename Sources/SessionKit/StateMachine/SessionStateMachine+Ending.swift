@@ -1,32 +1,8 @@
 import Foundation
 
 extension SessionStateMachine {
-    /// What `signOut()` and `deleteAccount()` can lead to.
-    enum EndingAction: EndsHandoff {
-        case output(Output)
-        case cancelTimer(TimerID)
-        case cancelPresenter
-        /// Sign-out or deletion overtook a refresh: stop its request so the journal is written at once.
-        case cancelRefresh
-        /// Journal the sign-out, revoke at the provider, then wipe.
-        case revoke(generation: UInt64, attempt: Int)
-        /// Journal the deletion, disconnect at the provider, then wipe.
-        case disconnect(generation: UInt64, attempt: Int)
-    }
-
-    /// What the provider's answer to a revocation or a disconnect can lead to.
-    enum ServerOperationAction: MachineAction {
-        case output(Output)
-        /// Retry after a backoff.
-        case startTimer(TimerID, after: Duration)
-        /// A refused deletion resumed at launch: refresh the stored session it kept.
-        case refresh(RefreshOrder)
-        /// Signed out and wiped: open the provider's end-session page.
-        case presentEndSession(EndSessionOrder, generation: UInt64)
-    }
-
     /// The app called `signOut()`.
-    mutating func signOut(id: WaiterID, waiter: Waiter) -> [EndingAction] {
+    mutating func signOut(id: WaiterID, waiter: Waiter) -> [Action] {
         switch state {
         case .active(let active):
             return beginServerOperation(.revoking, from: .active, tokens: active.tokens, id: id, waiter: waiter, first: [])
@@ -55,13 +31,13 @@ extension SessionStateMachine {
             ]
         case .disconnecting:
             return [.resume([waiter], .failed(.accountDeletionInProgress))]
-        case .modifying:
-            preconditionFailure("re-entered while modifying")
+        case .modifying, .stopped:
+            return outOfService(waiter: waiter)
         }
     }
 
     /// The app called `deleteAccount()`.
-    mutating func deleteAccount(id: WaiterID, waiter: Waiter) -> [EndingAction] {
+    mutating func deleteAccount(id: WaiterID, waiter: Waiter) -> [Action] {
         switch state {
         case .active(let active):
             return beginServerOperation(.disconnecting, from: .active, tokens: active.tokens, id: id, waiter: waiter, first: [])
@@ -78,21 +54,21 @@ extension SessionStateMachine {
             return [.resume([waiter], .failed(.notSignedIn))]
         case .revoking:
             return [.resume([waiter], .failed(.signOutInProgress))]
-        case .modifying:
-            preconditionFailure("re-entered while modifying")
+        case .modifying, .stopped:
+            return outOfService(waiter: waiter)
         }
     }
 
     /// The refresh in flight is given up for a server-first operation: its callers are told why.
-    private func abandon(_ refreshing: Refreshing, error: SessionError) -> [EndingAction] {
+    private func abandon(_ refreshing: Refreshing, error: SessionError) -> [Action] {
         [.cancelRefresh, .resume(refreshing.waiters.ordered, .failed(error))] + (refreshing.retryTimer.map { [.cancelTimer($0)] } ?? [])
     }
 
     private enum ServerStage { case revoking, disconnecting }
 
     private mutating func beginServerOperation(
-        _ kind: ServerStage, from stage: SessionStage, tokens: Tokens?, id: WaiterID, waiter: Waiter, first: [EndingAction]
-    ) -> [EndingAction] {
+        _ kind: ServerStage, from stage: SessionStage, tokens: Tokens?, id: WaiterID, waiter: Waiter, first: [Action]
+    ) -> [Action] {
         generation += 1
         let operation = ServerOperation(tokens: tokens, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter))
         switch kind {
@@ -114,7 +90,7 @@ extension SessionStateMachine {
     /// `endSession`: for a sign-out, whether the provider's browser session is ended next.
     mutating func serverOperationConfirmed(
         generation: UInt64, subject: String?, endSession: EndSessionPlan = .notRequested
-    ) -> [ServerOperationAction] {
+    ) -> [Action] {
         guard generation == self.generation else { return [] }
         switch state {
         case .revoking(let operation):
@@ -126,7 +102,7 @@ extension SessionStateMachine {
         case .disconnecting(let operation):
             self.generation += 1
             state = .signedOut
-            var actions: [ServerOperationAction] = [.transition(from: .disconnecting, to: .signedOut, reason: .accountDeleted)]
+            var actions: [Action] = [.transition(from: .disconnecting, to: .signedOut, reason: .accountDeleted)]
             if let subject = subject ?? operation.tokens?.subject {
                 actions.append(.emit(.deleteUserData(subject: subject)))
             }
@@ -135,8 +111,8 @@ extension SessionStateMachine {
         case .signedOut, .handoff, .verifying, .active, .refreshing:
             // The operation was superseded before its confirmation arrived.
             return []
-        case .modifying:
-            preconditionFailure("re-entered while modifying")
+        case .modifying, .stopped:
+            return outOfService()
         }
     }
 
@@ -144,7 +120,7 @@ extension SessionStateMachine {
     /// sign-out wiped without the provider's word, whether its browser session is ended next.
     mutating func serverOperationFailed(
         _ failure: ServerOperationFailure, generation: UInt64, endSession: EndSessionPlan = .notRequested
-    ) -> [ServerOperationAction] {
+    ) -> [Action] {
         guard generation == self.generation else { return [] }
         switch state {
         case .revoking(let operation) where operation.logout != nil:
@@ -160,6 +136,9 @@ extension SessionStateMachine {
                 return finishSignOut(operation, reason: .signedOutLocallyOnly("revocation refused (\(status))"), plan: endSession)
             case .storage(let error):
                 return storageFailed(operation, stage: .revoking, error: error)
+            case .inconsistent:
+                // The procedure asserted already (debug builds stop there).
+                return stopAfterInconsistency(resuming: [])
             }
         case .disconnecting(let operation):
             switch failure {
@@ -172,17 +151,20 @@ extension SessionStateMachine {
                 return endDisconnecting(operation, reason: .accountDeletionUnavailable(why), error: .unsupported(why))
             case .storage(let error):
                 return storageFailed(operation, stage: .disconnecting, error: error)
+            case .inconsistent:
+                // The procedure asserted already (debug builds stop there).
+                return stopAfterInconsistency(resuming: [])
             }
         case .signedOut, .handoff, .verifying, .active, .refreshing:
             // Superseded before the answer arrived.
             return []
-        case .modifying:
-            preconditionFailure("re-entered while modifying")
+        case .modifying, .stopped:
+            return outOfService()
         }
     }
 
     private mutating func retry(_ operation: ServerOperation, stage: SessionStage, why: String, after delay: Duration)
-        -> [ServerOperationAction]
+        -> [Action]
     {
         var operation = operation
         state = .modifying
@@ -199,7 +181,7 @@ extension SessionStateMachine {
 
     /// The intent could not be journaled or completed: surface it; nothing was wiped.
     private mutating func storageFailed(_ operation: ServerOperation, stage: SessionStage, error: CredentialStoreError)
-        -> [ServerOperationAction]
+        -> [Action]
     {
         let waiters = operation.waiters.ordered
         let reason = TransitionReason.storageFailed(Self.describe(.storage(error)))
@@ -215,7 +197,7 @@ extension SessionStateMachine {
     /// The account stays: back to the verified tokens, or, when the deletion was resumed from the
     /// journal at launch (no verified tokens in memory), on to a restoring refresh.
     private mutating func endDisconnecting(_ operation: ServerOperation, reason: TransitionReason, error: SessionError)
-        -> [ServerOperationAction]
+        -> [Action]
     {
         let waiters = operation.waiters.ordered
         if let tokens = operation.tokens {
@@ -230,6 +212,3 @@ extension SessionStateMachine {
         ]
     }
 }
-
-extension SessionStateMachine.EndingAction: Sendable where Tokens: Sendable, Waiter: Sendable {}
-extension SessionStateMachine.ServerOperationAction: Sendable where Tokens: Sendable, Waiter: Sendable {}

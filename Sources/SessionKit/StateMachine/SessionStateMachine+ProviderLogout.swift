@@ -1,13 +1,6 @@
 import Foundation
 
 extension SessionStateMachine {
-    /// What the return from the provider's end-session page can lead to.
-    enum ProviderLogoutAction: EndsHandoff {
-        case output(Output)
-        case cancelTimer(TimerID)
-        case cancelPresenter
-    }
-
     /// A URL that may be the provider's return from its end-session page arrived (through
     /// `handle(_:)`, or from the presenter at `redirectURI`, the post-logout redirect URI it chose).
     /// Returns whether it was consumed.
@@ -15,7 +8,7 @@ extension SessionStateMachine {
     /// Matched like a sign-in callback: only this sign-out's post-logout redirect URI with exactly
     /// one `state`, equal to the one sent, completes the logout; anything else is not consumed and
     /// the logout keeps waiting, so a forged link can neither complete nor cancel it.
-    mutating func endSessionReturned(_ url: URL, redirectURI: URL? = nil) -> (consumed: Bool, actions: [ProviderLogoutAction]) {
+    mutating func endSessionReturned(_ url: URL, redirectURI: URL? = nil) -> (consumed: Bool, actions: [Action]) {
         guard case .revoking(let operation) = state, let logout = operation.logout else {
             // No sign-out waits for the provider's return: a stale or replayed link is not consumed.
             return (false, [])
@@ -28,7 +21,7 @@ extension SessionStateMachine {
 
     /// After the sign-out revoked (or could not tell the provider) and wiped: either the
     /// provider's browser session is ended next, or the sign-out ends now with `reason`.
-    mutating func finishSignOut(_ operation: ServerOperation, reason: TransitionReason, plan: EndSessionPlan) -> [ServerOperationAction] {
+    mutating func finishSignOut(_ operation: ServerOperation, reason: TransitionReason, plan: EndSessionPlan) -> [Action] {
         if case .open(let order) = plan {
             // Still revoking: no token is handed out and a new sign-in supersedes the logout.
             var operation = operation
@@ -44,16 +37,16 @@ extension SessionStateMachine {
         }
         generation += 1
         state = .signedOut
-        var actions: [ServerOperationAction] = [.transition(from: .revoking, to: .signedOut, reason: reason)]
+        var actions: [Action] = [.transition(from: .revoking, to: .signedOut, reason: reason)]
         if case .unavailable(let why) = plan { actions.append(.emit(.providerLogout(.unavailable(why)))) }
         actions.append(.resume(operation.waiters.ordered, .done))
         return actions
     }
 
     /// The provider logout ended, however: the sign-out is complete either way, and its callers return.
-    mutating func finishProviderLogout<Action: EndsHandoff>(
+    mutating func finishProviderLogout(
         _ operation: ServerOperation, logout: ProviderLogout, outcome: ProviderLogoutOutcome
-    ) -> [Action] where Action.Tokens == Tokens, Action.Waiter == Waiter {
+    ) -> [Action] {
         generation += 1
         state = .signedOut
         let reason: TransitionReason = outcome == .completed ? .providerSessionEnded : .providerSessionNotEnded(outcome.description)
@@ -64,9 +57,9 @@ extension SessionStateMachine {
     }
 
     /// A new sign-in leaves a sign-out still waiting for the provider.
-    mutating func leaveRevokingForSignIn<Action: StartsHandoff>(
+    mutating func leaveRevokingForSignIn(
         _ operation: ServerOperation
-    ) -> [Action] where Action.Tokens == Tokens, Action.Waiter == Waiter {
+    ) -> [Action] {
         if let logout = operation.logout {
             // Revoked and wiped already; only the provider logout is left, and the new sign-in
             // needs the presenter.
@@ -93,5 +86,3 @@ extension ProviderLogoutOutcome {
         }
     }
 }
-
-extension SessionStateMachine.ProviderLogoutAction: Sendable where Tokens: Sendable, Waiter: Sendable {}

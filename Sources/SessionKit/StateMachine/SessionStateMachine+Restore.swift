@@ -1,15 +1,9 @@
 import Foundation
 
 extension SessionStateMachine {
-    /// What a cold launch's look at the store can lead to.
-    enum RestoreAction: MachineAction {
-        case output(Output)
-        /// Refresh and verify the stored session.
-        case refresh(RefreshOrder)
-        /// Resume a journaled sign-out.
-        case revoke(generation: UInt64, attempt: Int)
-        /// Resume a journaled deletion.
-        case disconnect(generation: UInt64, attempt: Int)
+    /// The platform store keeps the credentials in files: tell the app why, whatever the stage.
+    mutating func credentialStoreFellBack(reason: String) -> [Action] {
+        [.emit(.credentialStoreFallback(reason: reason))]
     }
 
     /// `restore()` loaded the store.
@@ -17,20 +11,21 @@ extension SessionStateMachine {
     /// Offline-first (DESIGN invariant 8): a stored, verified session is signed in at once, with no
     /// network request while its access token is not due. A due one is refreshed in the background
     /// from the stored tokens, so a failure that may pass keeps the person signed in.
-    mutating func restoreLoaded(_ plan: RestorePlan<Tokens>, now: Date, id: WaiterID, waiter: Waiter) -> [RestoreAction] {
+    mutating func restoreLoaded(_ plan: RestorePlan<Tokens>, now: Date, id: WaiterID, waiter: Waiter) -> [Action] {
         switch state {
         case .signedOut:
             break
         case .handoff, .verifying, .active, .refreshing, .revoking, .disconnecting:
             // Already running (a second restore, or sign-in first): nothing to restore.
             return [.resume([waiter], .done)]
-        case .modifying:
-            preconditionFailure("re-entered while modifying")
+        case .modifying, .stopped:
+            return outOfService(waiter: waiter)
         }
         switch plan {
         case .nothing:
             return [.transition(from: .signedOut, to: .signedOut, reason: .nothingStored), .resume([waiter], .done)]
-        case .session(let tokens) where !tokens.canRefresh && now >= tokens.accessTokenExpiresAt:
+        case .session(let tokens)
+        where !tokens.canRefresh && configuration.timing.isExpired(expiresAt: tokens.accessTokenExpiresAt, now: now):
             // No refresh token, and the access token is gone: the session is over, nothing to try.
             return [
                 .transition(from: .signedOut, to: .signedOut, reason: .sessionExpired), .resume([waiter], .failed(.sessionExpired)),
@@ -38,8 +33,7 @@ extension SessionStateMachine {
         case .session(let tokens):
             generation += 1
             // A session without a refresh token is good until its access token expires.
-            let lead = tokens.canRefresh ? configuration.refreshLeadTime : .zero
-            if Self.isFresh(tokens, now: now, lead: lead) {
+            if !isDue(tokens, now: now) {
                 state = .active(Active(tokens: tokens))
                 return [
                     .transition(from: .signedOut, to: .active, reason: .restored(subject: tokens.subject)),
@@ -47,7 +41,7 @@ extension SessionStateMachine {
                 ]
             }
             state = .refreshing(Refreshing(previous: tokens, waiters: WaiterList(), attempt: 1, retryTimer: nil))
-            let remaining = max(0, Int(tokens.accessTokenExpiresAt.timeIntervalSince(now).rounded(.down)))
+            let remaining = configuration.timing.secondsLeft(until: tokens.accessTokenExpiresAt, now: now)
             return [
                 .transition(from: .signedOut, to: .refreshing, reason: .restoredDue(subject: tokens.subject, inSeconds: remaining)),
                 .resume([waiter], .tokens(tokens)),
@@ -83,5 +77,3 @@ extension SessionStateMachine {
         }
     }
 }
-
-extension SessionStateMachine.RestoreAction: Sendable where Tokens: Sendable, Waiter: Sendable {}

@@ -1,29 +1,8 @@
 import Foundation
 
 extension SessionStateMachine {
-    /// What `signIn`, a callback and the presenter's end can lead to.
-    enum HandoffAction: StartsHandoff {
-        case output(Output)
-        /// Show the authorization page for `attempt`.
-        case present(SignInAttempt, generation: UInt64)
-        case cancelPresenter
-        case startTimer(TimerID, after: Duration)
-        case cancelTimer(TimerID)
-        /// Exchange the callback's code for tokens, then verify them.
-        case exchangeCode(code: String, attempt: SignInAttempt, generation: UInt64)
-        /// An old session's refresh token moves to the background revocation queue.
-        case deferRevocation
-    }
-
-    /// What the end of a code exchange can lead to.
-    enum ExchangeAction: MachineAction {
-        case output(Output)
-        /// Tokens from an exchange that finished after the session moved on: revoke them.
-        case discardLateTokens(Tokens)
-    }
-
     /// The app called `signIn()`.
-    mutating func signIn(_ attempt: SignInAttempt, id: WaiterID, waiter: Waiter) -> [HandoffAction] {
+    mutating func signIn(_ attempt: SignInAttempt, id: WaiterID, waiter: Waiter) -> [Action] {
         switch state {
         case .signedOut:
             return beginHandoff(attempt, id: id, waiter: waiter)
@@ -35,12 +14,12 @@ extension SessionStateMachine {
             return [.resume([waiter], .failed(.alreadySignedIn))]
         case .disconnecting:
             return [.resume([waiter], .failed(.accountDeletionInProgress))]
-        case .modifying:
-            preconditionFailure("re-entered while modifying")
+        case .modifying, .stopped:
+            return outOfService(waiter: waiter)
         }
     }
 
-    private mutating func beginHandoff(_ attempt: SignInAttempt, id: WaiterID, waiter: Waiter) -> [HandoffAction] {
+    private mutating func beginHandoff(_ attempt: SignInAttempt, id: WaiterID, waiter: Waiter) -> [Action] {
         generation += 1
         let timer = makeTimer()
         state = .handoff(Handoff(attempt: attempt, timer: timer, waiters: WaiterList(id, waiter)))
@@ -52,7 +31,7 @@ extension SessionStateMachine {
     }
 
     /// A callback URL matching the redirect URI arrived. Returns whether it was consumed.
-    mutating func callbackReceived(_ callback: CallbackParameters, expectedIssuer: String) -> (consumed: Bool, actions: [HandoffAction]) {
+    mutating func callbackReceived(_ callback: CallbackParameters, expectedIssuer: String) -> (consumed: Bool, actions: [Action]) {
         guard case .handoff(let handoff) = state else {
             // No handoff waits for it: a stale or replayed callback is not consumed.
             return (false, [.emit(.callbackRefused(.noHandoffWaiting))])
@@ -99,7 +78,7 @@ extension SessionStateMachine {
     }
 
     /// The presenter ended without delivering a callback.
-    mutating func presenterFailed(_ error: HandoffError, generation: UInt64) -> [HandoffAction] {
+    mutating func presenterFailed(_ error: HandoffError, generation: UInt64) -> [Action] {
         if generation == self.generation, case .revoking(let operation) = state, let logout = operation.logout {
             return finishProviderLogout(operation, logout: logout, outcome: ProviderLogoutOutcome(error))
         }
@@ -118,7 +97,7 @@ extension SessionStateMachine {
     }
 
     /// The code exchange returned verified tokens (already stored).
-    mutating func exchangeSucceeded(_ tokens: Tokens, generation: UInt64) -> [ExchangeAction] {
+    mutating func exchangeSucceeded(_ tokens: Tokens, generation: UInt64) -> [Action] {
         guard generation == self.generation, case .verifying(let verifying) = state else {
             return [.discardLateTokens(tokens)]
         }
@@ -132,7 +111,7 @@ extension SessionStateMachine {
     }
 
     /// The code exchange or its verification failed.
-    mutating func exchangeFailed(_ error: SessionError, generation: UInt64) -> [ExchangeAction] {
+    mutating func exchangeFailed(_ error: SessionError, generation: UInt64) -> [Action] {
         guard generation == self.generation, case .verifying(let verifying) = state else {
             // The sign-in was already abandoned; nothing was stored for it.
             return []
@@ -145,6 +124,3 @@ extension SessionStateMachine {
         ]
     }
 }
-
-extension SessionStateMachine.HandoffAction: Sendable where Tokens: Sendable, Waiter: Sendable {}
-extension SessionStateMachine.ExchangeAction: Sendable where Tokens: Sendable, Waiter: Sendable {}

@@ -1,22 +1,6 @@
 import Foundation
 
 extension SessionStateMachine {
-    /// What a token request can lead to.
-    enum TokenAction: MachineAction {
-        case output(Output)
-        /// Run a refresh.
-        case refresh(RefreshOrder)
-    }
-
-    /// What the end of a refresh can lead to.
-    enum RefreshAction: MachineAction {
-        case output(Output)
-        /// Retry after a backoff.
-        case startTimer(TimerID, after: Duration)
-        /// Tokens from a refresh that finished after the session moved on: revoke them.
-        case discardLateTokens(Tokens)
-    }
-
     /// What a caller may be handed without an input: the rule ``tokenRequested(id:waiter:now:force:)``
     /// applies, as a value the owner checks against its own clock.
     enum Handout {
@@ -34,8 +18,7 @@ extension SessionStateMachine {
         case .active(let active):
             .fresh(
                 active.tokens,
-                dueAt: active.tokens.accessTokenExpiresAt.addingTimeInterval(
-                    active.tokens.canRefresh ? -Self.seconds(configuration.refreshLeadTime) : 0))
+                dueAt: configuration.timing.dueAt(expiresAt: active.tokens.accessTokenExpiresAt, canRefresh: active.tokens.canRefresh))
         case .refreshing(let refreshing):
             if refreshing.retryTimer != nil, let previous = refreshing.previous {
                 // Backing off after a failure that may pass: the lead time is a preference, not a
@@ -45,29 +28,28 @@ extension SessionStateMachine {
                 .joinRefresh
             }
         case .signedOut, .handoff, .verifying, .revoking, .disconnecting: nil
-        case .modifying: preconditionFailure("handout read while the machine is modifying")
+        case .modifying, .stopped: nil
         }
     }
 
     /// A caller wants a valid access token (`force`: a refresh regardless of expiry).
-    mutating func tokenRequested(id: WaiterID, waiter: Waiter, now: Date, force: Bool) -> [TokenAction] {
+    mutating func tokenRequested(id: WaiterID, waiter: Waiter, now: Date, force: Bool) -> [Action] {
         switch state {
         case .active(let active) where !active.tokens.canRefresh:
             return tokenRequestedWithoutRefreshToken(active, waiter: waiter, now: now, force: force)
         case .active(let active):
-            if !force && Self.isFresh(active.tokens, now: now, lead: configuration.refreshLeadTime) {
+            if !force && !isDue(active.tokens, now: now) {
                 return [.resume([waiter], .tokens(active.tokens))]
             }
             state = .refreshing(Refreshing(previous: active.tokens, waiters: WaiterList(id, waiter), attempt: 1, retryTimer: nil))
-            let remaining = active.tokens.accessTokenExpiresAt.timeIntervalSince(now)
-            let reason: TransitionReason =
-                force ? .refreshRequested : .tokenDue(inSeconds: max(0, Int(remaining.rounded(.down))), callers: 1)
+            let remaining = configuration.timing.secondsLeft(until: active.tokens.accessTokenExpiresAt, now: now)
+            let reason: TransitionReason = force ? .refreshRequested : .tokenDue(inSeconds: remaining, callers: 1)
             return [
                 .transition(from: .active, to: .refreshing, reason: reason),
                 .refresh(RefreshOrder(generation: generation, attempt: 1, previous: active.tokens)),
             ]
         case .refreshing(let refreshing):
-            if let previous = Self.stillValid(refreshing, now: now) {
+            if let previous = stillValid(refreshing, now: now) {
                 return [.resume([waiter], .tokens(previous))]
             }
             _ = joinRefresh(id: id, waiter: waiter, now: now)
@@ -78,15 +60,15 @@ extension SessionStateMachine {
             return [.resume([waiter], .failed(.signOutInProgress))]
         case .disconnecting:
             return [.resume([waiter], .failed(.accountDeletionInProgress))]
-        case .modifying:
-            preconditionFailure("re-entered while modifying")
+        case .modifying, .stopped:
+            return outOfService(waiter: waiter)
         }
     }
 
     /// A session the provider issued no refresh token for lasts as long as its access token: it is
     /// handed out until it expires, and then the session ends and asks for sign-in.
-    private mutating func tokenRequestedWithoutRefreshToken(_ active: Active, waiter: Waiter, now: Date, force: Bool) -> [TokenAction] {
-        if now < active.tokens.accessTokenExpiresAt {
+    private mutating func tokenRequestedWithoutRefreshToken(_ active: Active, waiter: Waiter, now: Date, force: Bool) -> [Action] {
+        if !configuration.timing.isExpired(expiresAt: active.tokens.accessTokenExpiresAt, now: now) {
             if force { return [.resume([waiter], .failed(.unsupported("the session has no refresh token")))] }
             return [.resume([waiter], .tokens(active.tokens))]
         }
@@ -103,25 +85,27 @@ extension SessionStateMachine {
     mutating func joinRefresh(id: WaiterID, waiter: Waiter, now: Date) -> Bool {
         switch state {
         case .refreshing(var refreshing):
-            if Self.stillValid(refreshing, now: now) != nil { return false }
+            if stillValid(refreshing, now: now) != nil { return false }
             state = .modifying
             refreshing.waiters.append(id, waiter)
             state = .refreshing(refreshing)
             return true
-        case .signedOut, .handoff, .verifying, .active, .revoking, .disconnecting:
+        case .signedOut, .handoff, .verifying, .active, .revoking, .disconnecting, .stopped:
+            // Not joined: the caller asks through tokenRequested, which answers every stage.
             return false
         case .modifying:
-            preconditionFailure("re-entered while modifying")
+            // Our bug; tokenRequested reports it.
+            return false
         }
     }
 
     /// A refresh returned verified tokens (already stored).
-    mutating func refreshSucceeded(_ tokens: Tokens, generation: UInt64) -> [RefreshAction] {
+    mutating func refreshSucceeded(_ tokens: Tokens, generation: UInt64) -> [Action] {
         guard generation == self.generation, case .refreshing(let refreshing) = state else {
             return [.discardLateTokens(tokens)]
         }
         state = .active(Active(tokens: tokens))
-        var actions: [RefreshAction] = []
+        var actions: [Action] = []
         if let previous = refreshing.previous {
             // Account identity is the provider's word, told as events, never guessed.
             if previous.subject != tokens.subject {
@@ -143,24 +127,29 @@ extension SessionStateMachine {
     /// While the current access token has not expired at `now`, the callers waiting for the refresh
     /// are handed it (the lead time is a preference, not a cliff); only a token past its expiry
     /// makes them fail.
-    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64, now: Date) -> [RefreshAction] {
+    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64, now: Date) -> [Action] {
         guard generation == self.generation, case .refreshing(var refreshing) = state else {
             // Superseded by sign-out, deletion or a new sign-in; the store already reflects it.
             return []
         }
         switch failure {
+        case .inconsistent:
+            // The procedure asserted already (debug builds stop there).
+            return stopAfterInconsistency(resuming: [])
         case .transient(let error, let retryIn?):
             state = .modifying
             let timer = makeTimer()
             refreshing.attempt += 1
             refreshing.retryTimer = timer
-            var actions: [RefreshAction] = [
+            var actions: [Action] = [
                 .transition(
                     from: .refreshing, to: .refreshing,
                     reason: .retrying(attempt: refreshing.attempt - 1, afterSeconds: Self.seconds(retryIn), because: Self.describe(error))),
                 .startTimer(timer, after: retryIn),
             ]
-            if let previous = refreshing.previous, previous.accessTokenExpiresAt > now, !refreshing.waiters.isEmpty {
+            if let previous = refreshing.previous, !configuration.timing.isExpired(expiresAt: previous.accessTokenExpiresAt, now: now),
+                !refreshing.waiters.isEmpty
+            {
                 actions.append(.resume(refreshing.waiters.ordered, .tokens(previous)))
                 refreshing.waiters = WaiterList()
             }
@@ -174,7 +163,10 @@ extension SessionStateMachine {
                 state = .active(Active(tokens: previous))
                 return [
                     .transition(from: .refreshing, to: .active, reason: .refreshFailedTransiently(Self.describe(error))),
-                    .resume(waiters, previous.accessTokenExpiresAt > now ? .tokens(previous) : .failed(error)),
+                    .resume(
+                        waiters,
+                        configuration.timing.isExpired(expiresAt: previous.accessTokenExpiresAt, now: now)
+                            ? .failed(error) : .tokens(previous)),
                 ]
             }
             // A restore that could not reach the provider: nothing verified to show, nothing wiped.
@@ -198,12 +190,12 @@ extension SessionStateMachine {
 extension SessionStateMachine {
     /// The current tokens, while a refresh backs off after a failure that may pass and they have
     /// not expired at `now`.
-    static func stillValid(_ refreshing: Refreshing, now: Date) -> Tokens? {
-        guard refreshing.retryTimer != nil, let previous = refreshing.previous, previous.accessTokenExpiresAt > now else { return nil }
+    func stillValid(_ refreshing: Refreshing, now: Date) -> Tokens? {
+        guard refreshing.retryTimer != nil, let previous = refreshing.previous,
+            !configuration.timing.isExpired(expiresAt: previous.accessTokenExpiresAt, now: now)
+        else { return nil }
         return previous
     }
 }
 
-extension SessionStateMachine.TokenAction: Sendable where Tokens: Sendable, Waiter: Sendable {}
-extension SessionStateMachine.RefreshAction: Sendable where Tokens: Sendable, Waiter: Sendable {}
 extension SessionStateMachine.Handout: Sendable where Tokens: Sendable {}

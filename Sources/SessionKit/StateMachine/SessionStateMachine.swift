@@ -2,20 +2,21 @@ import Foundation
 
 /// The pure heart of a session: `(stage, input) -> (stage, [action])`.
 ///
-/// No I/O, no `await`, no clock reads: the owner (the `Session` actor) feeds inputs, performs the
+/// No I/O, no `await`, no clock reads: the owner (`Session`, under its lock) feeds inputs, performs the
 /// returned actions, and feeds their results back as inputs. Every stage carries its own data, so
 /// impossible combinations cannot be written down, and every suspended caller of the session is
 /// held here, in the stage it waits in.
 ///
-/// Each input is one `mutating func` whose return type names what that input can lead to
-/// (``HandoffAction``, ``TokenAction``, ``RefreshAction`` …). They live by concern:
+/// Each input is one `mutating func` returning a list of ``Action``s, the one vocabulary every
+/// input speaks, performed in order by the owner's one runner. They live by concern:
 /// `+SignIn` (handoff and code exchange), `+Tokens` (handing out tokens and refreshing),
 /// `+Ending` (server-first sign-out and deletion), `+Restore` (cold launch), `+Cancellation`
 /// (callers' cancellations and timers).
 ///
 /// Invalid inputs follow one taxonomy: misuse by the app resumes the caller with a thrown
 /// ``SessionError`` (the stage is unchanged); a harmless race is a no-op with a comment; a result
-/// from an older generation is dropped (DESIGN invariant 5); our own bug is a precondition failure.
+/// from an older generation is dropped (DESIGN invariant 5); our own bug is an assertion in a debug build
+/// and the terminal `stopped` state in a release build (``inconsistency(_:resuming:)``).
 struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     struct Handoff {
         /// What the session waits for: a callback to an authorization request, or a device sign-in.
@@ -67,13 +68,10 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         indirect case disconnecting(ServerOperation)
         /// Held only inside a mutating method, so a stage's payload is changed in place.
         case modifying
-    }
-
-    /// What every input may publish: a stage change, resumed callers, an event for the app.
-    enum Output {
-        case transition(from: SessionStage, to: SessionStage, reason: TransitionReason)
-        case resume([Waiter], WaiterResult<Tokens>)
-        case emit(SessionEvent)
+        /// Terminal: shut down (``SessionError/shutDown``), or stopped after finding itself
+        /// inconsistent, a bug of its own (``SessionError/sessionFailed``). Every input is answered
+        /// with that error; the stage reads as signed out.
+        indirect case stopped(SessionError)
     }
 
     /// A refresh the owner must run: for which generation, which attempt, from which tokens.
@@ -86,7 +84,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
 
     struct Configuration: Sendable {
         var handoffTimeout: Duration
-        var refreshLeadTime: Duration
+        /// When tokens are due and when they expire.
+        var timing: RefreshTiming
     }
 
     // Written only by the inputs (in this type's extensions, one file per concern); read by the owner.
@@ -94,6 +93,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     /// Bumped whenever the session's identity changes (sign-in, sign-out, deletion, end).
     var generation: UInt64 = 0
     private var nextTimer: UInt64 = 0
+    /// The store's queue of refresh tokens still to be revoked, drained beside any stage.
+    var revocationQueue = RevocationQueue()
     let configuration: Configuration
 
     init(configuration: Configuration) {
@@ -110,7 +111,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .refreshing: .refreshing
         case .revoking: .revoking
         case .disconnecting: .disconnecting
-        case .modifying: preconditionFailure("stage read while the machine is modifying")
+        // `modifying` is never seen outside a mutating method; `stopped` holds no credentials.
+        case .modifying, .stopped: .signedOut
         }
     }
 
@@ -119,8 +121,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         switch state {
         case .active(let active): active.tokens
         case .refreshing(let refreshing): refreshing.previous
-        case .signedOut, .handoff, .verifying, .revoking, .disconnecting: nil
-        case .modifying: preconditionFailure("tokens read while the machine is modifying")
+        case .signedOut, .handoff, .verifying, .revoking, .disconnecting, .modifying, .stopped: nil
         }
     }
 
@@ -128,8 +129,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     var waitingCallerCount: Int {
         switch state {
         case .refreshing(let refreshing): refreshing.waiters.count
-        case .signedOut, .handoff, .verifying, .active, .revoking, .disconnecting: 0
-        case .modifying: preconditionFailure("waiters read while the machine is modifying")
+        case .signedOut, .handoff, .verifying, .active, .revoking, .disconnecting, .modifying, .stopped: 0
         }
     }
 
@@ -141,9 +141,9 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
     }
 
     /// Ends the handoff (timeout, cancellation, refusal): back to signed out, its callers failed.
-    mutating func endHandoff<Action: EndsHandoff>(
+    mutating func endHandoff(
         _ handoff: Handoff, reason: TransitionReason, error: SessionError
-    ) -> [Action] where Action.Tokens == Tokens, Action.Waiter == Waiter {
+    ) -> [Action] {
         generation += 1
         state = .signedOut
         var actions: [Action] = [
@@ -153,13 +153,68 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         return actions
     }
 
-    static func isFresh(_ tokens: Tokens, now: Date, lead: Duration) -> Bool {
-        tokens.accessTokenExpiresAt.timeIntervalSince(now) > seconds(lead)
+    /// Whether `tokens` are due for a refresh at `now` (for a session without a refresh token:
+    /// expired).
+    func isDue(_ tokens: Tokens, now: Date) -> Bool {
+        configuration.timing.isDue(expiresAt: tokens.accessTokenExpiresAt, canRefresh: tokens.canRefresh, now: now)
     }
 
     static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        RefreshTiming.seconds(duration)
+    }
+
+    /// Our own bug: an input found the machine in a state it cannot be in. Debug builds stop at
+    /// the assertion; a release build moves to the terminal ``State/stopped(_:)`` state, answers every
+    /// caller it holds (and `waiters`) with ``SessionError/sessionFailed``, and says so, rather
+    /// than crash the app.
+    mutating func inconsistency(_ what: String, resuming waiters: [Waiter] = []) -> [Action] {
+        assertionFailure("SessionStateMachine: \(what)")
+        return stopAfterInconsistency(resuming: waiters)
+    }
+
+    /// What ``inconsistency(_:resuming:)`` does after its assertion (tests reach it directly).
+    mutating func stopAfterInconsistency(resuming waiters: [Waiter] = []) -> [Action] {
+        let from = stage
+        let held = heldWaiters
+        generation += 1
+        state = .stopped(.sessionFailed)
+        revocationQueue = RevocationQueue()
+        var actions: [Action] = [.transition(from: from, to: .signedOut, reason: .internalFailure), .emit(.sessionFailed)]
+        if !(held + waiters).isEmpty { actions.append(.resume(held + waiters, .failed(.sessionFailed))) }
+        return actions
+    }
+
+    /// An input that found the machine `modifying` (our bug) or `stopped`: the caller is answered
+    /// with the reason it stopped.
+    mutating func outOfService(waiter: Waiter? = nil) -> [Action] {
+        let waiters = waiter.map { [$0] } ?? []
+        guard case .stopped(let error) = state else { return inconsistency("re-entered while modifying", resuming: waiters) }
+        return waiters.isEmpty ? [] : [.resume(waiters, .failed(error))]
+    }
+
+    /// The owner shuts the session down: every caller it holds is answered with
+    /// ``SessionError/shutDown``, every timer is dropped, and every later input is refused.
+    mutating func shutDown() -> [Action] {
+        if case .stopped = state { return [] }
+        let from = stage
+        let held = heldWaiters
+        generation += 1
+        state = .stopped(.shutDown)
+        revocationQueue = RevocationQueue()
+        var actions: [Action] = [.cancelPresenter, .cancelRefresh, .transition(from: from, to: .signedOut, reason: .shutDown)]
+        if !held.isEmpty { actions.append(.resume(held, .failed(.shutDown))) }
+        return actions
+    }
+
+    /// Every caller the current stage holds.
+    private var heldWaiters: [Waiter] {
+        switch state {
+        case .handoff(let handoff): handoff.waiters.ordered
+        case .verifying(let verifying): verifying.waiters.ordered
+        case .refreshing(let refreshing): refreshing.waiters.ordered
+        case .revoking(let operation), .disconnecting(let operation): operation.waiters.ordered
+        case .signedOut, .active, .modifying, .stopped: []
+        }
     }
 
     /// The reason a stage change names for a failed sign-in or refresh.
@@ -180,8 +235,9 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .anotherAccountInStore: .anotherAccountInStore
         case .storedSessionForeign(let why): .storedSessionNotRestored(why)
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress,
-            .accountDeletionRefused, .unsupported, .randomSourceFailed:
+            .accountDeletionRefused, .unsupported, .randomSourceFailed, .shutDown:
             .exchangeFailed(describe(error))
+        case .sessionFailed: .internalFailure
         }
     }
 
@@ -193,7 +249,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .verificationFailed(let error): error.code
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
             .handoffTimedOut, .authorizationDenied, .presentationFailed, .callbackRejected, .refreshTokenRejected,
-            .accountDeletionRefused, .unsupported, .randomSourceFailed, .storedSessionForeign, .anotherAccountInStore,
+            .accountDeletionRefused, .unsupported, .randomSourceFailed, .storedSessionForeign, .anotherAccountInStore, .sessionFailed,
+            .shutDown,
             .invalidRequestOptions, .sessionExpired, .deviceCodeExpired, .userInfoRejected:
             "\(error)"
         }
@@ -213,8 +270,8 @@ extension SessionStateMachine.Handoff {
     }
 }
 
-extension SessionStateMachine.Output: Sendable where Tokens: Sendable, Waiter: Sendable {}
 extension SessionStateMachine.RefreshOrder: Sendable where Tokens: Sendable {}
+extension SessionStateMachine.RefreshOrder: Equatable where Tokens: Equatable {}
 
 extension SessionStateMachine: CustomReflectable {
     /// The stage and the generation only: the stages' payloads hold sign-in parameters and tokens.

@@ -89,6 +89,11 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
     case providerSessionEnded
     /// Signed out (revoked or not, wiped), but the provider's browser session was not ended.
     case providerSessionNotEnded(String)
+    /// The session found itself in an inconsistent state (a bug in SessionKit) and stopped; every
+    /// call now fails with `SessionError.sessionFailed`. Make a new session.
+    case internalFailure
+    /// The session was shut down (`Session.shutdown()`); its work has ended.
+    case shutDown
 
     /// One readable phrase, as the walkthrough prints it.
     public var description: String {
@@ -138,6 +143,8 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
         case .deviceSignInFailed(let why): "device sign-in failed: \(why)"
         case .providerSessionEnded: "provider session ended"
         case .providerSessionNotEnded(let why): "signed out; provider session not ended: \(why)"
+        case .internalFailure: "internal inconsistency; session stopped"
+        case .shutDown: "session shut down"
         }
     }
 

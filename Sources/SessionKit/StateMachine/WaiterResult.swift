@@ -9,3 +9,4 @@ enum WaiterResult<Tokens> {
 }
 
 extension WaiterResult: Sendable where Tokens: Sendable {}
+extension WaiterResult: Equatable where Tokens: Equatable {}

@@ -180,7 +180,7 @@ final class CrashRig: Sendable {
 
     /// The first stage the session reaches (or is in) that no background work will leave.
     private static func settledStage(of session: Session) async -> SessionStage? {
-        for await event in await session.events() {
+        for await event in session.events() {
             if case .transition(let transition) = event, transition.to == .signedOut || transition.to == .active {
                 return transition.to
             }

@@ -36,7 +36,7 @@ struct LoopbackPresenterSessionTests {
         let identity = try await session.signIn()
 
         #expect(identity.subject == "carol")
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         #expect(provider.requestCount(grantType: "authorization_code") == 1)
     }
 
@@ -62,7 +62,7 @@ struct LoopbackPresenterSessionTests {
         clock.advanceToNextDeadline()  // poll 2: approved
 
         #expect(try await signIn.value.subject == "dave")
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         #expect(provider.requestCount(grantType: "urn:ietf:params:oauth:grant-type:device_code") == 2)
     }
 
@@ -97,6 +97,6 @@ struct LoopbackPresenterSessionTests {
         #expect(await signIn.value == .handoffTimedOut)
         #expect(await loris.readToEnd().isEmpty, "the slow client is cut off when the handoff ends")
         #expect(RawLoopbackClient.isRefused(port))
-        #expect(await session.stage == .signedOut)
+        #expect(session.stage == .signedOut)
     }
 }

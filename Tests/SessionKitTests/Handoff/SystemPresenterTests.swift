@@ -139,13 +139,13 @@ struct SystemPresenterSessionTests {
         let (session, provider) = try Self.session(SystemPresenter(appOpener: app, browser: browser))
         app.play { url in
             guard let callback = try? provider.authorize(url, subject: "alice", decision: .approve) else { return }
-            #expect(await session.handle(callback))
+            #expect(session.handle(callback))
         }
 
         let identity = try await session.signIn()
 
         #expect(identity.subject == "alice")
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         #expect(browser.calls.values.isEmpty)
     }
 
@@ -168,6 +168,6 @@ struct SystemPresenterSessionTests {
         let (session, _) = try Self.session(SystemPresenter(appOpener: FakeAppOpener(installed: false), browser: browser))
 
         await #expect(throws: SessionError.cancelled) { try await session.signIn() }
-        #expect(await session.stage == .signedOut)
+        #expect(session.stage == .signedOut)
     }
 }

@@ -10,7 +10,7 @@ struct DisconnectProcedureTests {
     typealias Procedure = DisconnectProcedure<PlannedTokens>
 
     private func make(endpoint: Bool = true, deviceKeys: Bool = true) -> Procedure {
-        Procedure(hasDisconnectEndpoint: endpoint, hasDeviceKeySource: deviceKeys, leadSeconds: F.lead)
+        Procedure(hasDisconnectEndpoint: endpoint, hasDeviceKeySource: deviceKeys, timing: RefreshTiming(leadTime: .seconds(Int(F.lead))))
     }
 
     private func line(_ step: Procedure.Step) -> String {

@@ -84,5 +84,6 @@ func describe(_ outcome: RefreshOutcome<PlannedTokens>) -> String {
     case .storageFailed(let error): "storageFailed \(error.code)"
     case .anotherAccount: "anotherAccount"
     case .refreshTokenMissing: "refreshTokenMissing"
+    case .inconsistent(let what): "inconsistent \(what)"
     }
 }

@@ -10,7 +10,7 @@ struct RefreshProcedureTests {
     typealias Procedure = RefreshProcedure<PlannedTokens>
 
     private func make(previous: StoredSession? = F.session("RT-1"), journaled: Bool = false) -> Procedure {
-        Procedure(previous: previous, forJournaledOperation: journaled, leadSeconds: F.lead)
+        Procedure(previous: previous, forJournaledOperation: journaled, timing: RefreshTiming(leadTime: .seconds(Int(F.lead))))
     }
 
     // MARK: What is presented
@@ -247,7 +247,8 @@ struct RefreshProcedureAccountTests {
     typealias F = ProcedureFixtures
 
     @Test func anotherAccountsSessionEndsTheRefreshWithoutARequestOrAWrite() {
-        var p = RefreshProcedure<PlannedTokens>(previous: F.session("RT-1"), forJournaledOperation: false, leadSeconds: F.lead)
+        var p = RefreshProcedure<PlannedTokens>(
+            previous: F.session("RT-1"), forJournaledOperation: false, timing: RefreshTiming(leadTime: .seconds(Int(F.lead))))
         _ = p.start()
         #expect(line(p.loaded(.success(F.record(F.session("RT-9", rotation: 3, subject: "bob"))), now: F.now)) == "finish(anotherAccount)")
     }

@@ -17,7 +17,7 @@ struct RefreshProcedureWithoutRefreshTokenTests {
     }
 
     private func loaded(_ session: StoredSession) -> (Procedure, String) {
-        var p = Procedure(previous: nil, forJournaledOperation: false, leadSeconds: F.lead)
+        var p = Procedure(previous: nil, forJournaledOperation: false, timing: RefreshTiming(leadTime: .seconds(Int(F.lead))))
         _ = p.start()
         let step = line(p.loaded(.success(F.record(session)), now: F.now))
         return (p, step)

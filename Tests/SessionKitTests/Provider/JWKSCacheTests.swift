@@ -154,21 +154,37 @@ import Testing
 
     // MARK: Forced refetch
 
-    @Test func refetchIsRateLimited() async throws {
+    @Test("an unknown kid right after a fetch refetches: a sign-in's own fetch does not count")
+    func refetchRightAfterAFetch() async throws {
         let cache = try cache()
         _ = try await cache.keys()
+        // The provider rotates its key 3 s after the sign-in fetched the set.
         serve([("k1", keys.signing), ("k2", keys.rotated)])
-        wallClock.advance(by: 59)
-        #expect(try await cache.refetch() == nil)
-        #expect(transport.requests.count == 1)
-        wallClock.advance(by: 1)
+        wallClock.advance(by: 3)
         let refetched = try #require(try await cache.refetch())
         #expect(refetched.verificationKey(forKeyID: "k2") != nil)
         #expect(transport.requests.count == 2)
-        // The refetched set is what the cache serves now, and the limit starts over.
         #expect(try await cache.keys().keys.verificationKey(forKeyID: "k2") != nil)
-        #expect(try await cache.refetch() == nil)
+    }
+
+    @Test("refetches for unknown kids are limited to one per interval, however many tokens ask")
+    func refetchIsRateLimited() async throws {
+        let cache = try cache()
+        _ = try await cache.keys()
+        serve([("k1", keys.signing), ("k2", keys.rotated)])
+        #expect(try await cache.refetch() != nil)
         #expect(transport.requests.count == 2)
+        // A flood of tokens naming random kids within the interval: no more fetches.
+        for _ in 0..<3 {
+            wallClock.advance(by: 19)
+            #expect(try await cache.refetch() == nil)
+        }
+        #expect(transport.requests.count == 2)
+        wallClock.advance(by: 60)
+        #expect(try await cache.refetch() != nil)
+        #expect(transport.requests.count == 3)
+        #expect(try await cache.refetch() == nil)
+        #expect(transport.requests.count == 3)
     }
 
     @Test func refetchWithNothingCachedFetches() async throws {

@@ -24,7 +24,7 @@ struct SessionCoalescingTests {
             callers.append(Task { await SessionCallResult { () async throws(SessionError) in try await session.validAccessToken() } })
         }
         await h.clock.waitForSleepers(count: 1)
-        await h.waitUntil("\(count) callers wait") { await session.waitingCallerCount == count }
+        await h.waitUntil("\(count) callers wait") { session.waitingCallerCount == count }
         return (signedIn, callers)
     }
 
@@ -35,9 +35,9 @@ struct SessionCoalescingTests {
         callers[1].cancel()
         // The cancelled caller is resumed at once, while the refresh is still in flight.
         #expect(await callers[1].value.error == .cancelled)
-        await h.waitUntil("two callers left") { await h.session.waitingCallerCount == 2 }
+        await h.waitUntil("two callers left") { h.session.waitingCallerCount == 2 }
         #expect(h.clock.sleeperCount == 1)
-        #expect(await h.session.stage == .refreshing)
+        #expect(h.session.stage == .refreshing)
 
         h.clock.advanceToNextDeadline()
         let first = try #require(await callers[0].value.value)
@@ -59,10 +59,10 @@ struct SessionCoalescingTests {
         let (signedIn, callers) = try await waitingCallers(h, count: 2)
         for caller in callers { caller.cancel() }
         for caller in callers { #expect(await caller.value.error == .cancelled) }
-        await h.waitUntil("no caller left") { await h.session.waitingCallerCount == 0 }
+        await h.waitUntil("no caller left") { h.session.waitingCallerCount == 0 }
 
         h.clock.advanceToNextDeadline()
-        await h.waitUntil("active again") { await h.session.stage == .active }
+        await h.waitUntil("active again") { h.session.stage == .active }
         let stored = try #require(h.store.record.session)
         #expect(stored.rotation == 1)
         #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
@@ -85,7 +85,7 @@ struct SessionCoalescingTests {
         let early = Task { await SessionCallResult { () async throws(SessionError) in try await session.validAccessToken() } }
         await h.clock.waitForSleepers(count: 1)
         let late = Task { await SessionCallResult { () async throws(SessionError) in try await session.validAccessToken() } }
-        await h.waitUntil("both wait") { await session.waitingCallerCount == 2 }
+        await h.waitUntil("both wait") { session.waitingCallerCount == 2 }
         h.clock.advanceToNextDeadline()
 
         let first = try #require(await early.value.value)
@@ -112,7 +112,7 @@ struct SessionCoalescingTests {
         let callers = (0..<3).map { _ in
             Task { await SessionCallResult { () async throws(SessionError) in try await session.validAccessToken() } }
         }
-        await h.waitUntil("three callers wait") { await session.waitingCallerCount == 3 }
+        await h.waitUntil("three callers wait") { session.waitingCallerCount == 3 }
         await h.advanceToNextSleeper()
         await h.advanceToNextSleeper()
         for caller in callers {
@@ -125,7 +125,7 @@ struct SessionCoalescingTests {
         let token = try await session.validAccessToken()
         #expect(h.provider.requestCount(grantType: "refresh_token") == 4)
         #expect(token.secret == h.store.record.session?.accessToken)
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
     }
 
     @Test("sign-out during a slow refresh: the request is abandoned, nothing is resurrected, the whole grant is revoked")
@@ -138,7 +138,7 @@ struct SessionCoalescingTests {
         #expect(await callers[0].value.error == .signOutInProgress)
         // The refresh's request is cancelled rather than awaited, so sign-out needs no time to pass.
         #expect(await signOut.value.error == nil)
-        #expect(await session.stage == .signedOut)
+        #expect(session.stage == .signedOut)
         #expect(h.clock.sleeperCount == 0)
         // The provider rotated before its slow answer; the rotated token never reached the session,
         // and revoking the stored one ended the whole grant, that token included.
@@ -153,7 +153,7 @@ struct SessionCoalescingTests {
                 .move(.revoking, .signedOut, .revocationConfirmed),
             ])
         await #expect(throws: SessionError.notSignedIn) { try await session.validAccessToken() }
-        #expect(await session.identity == nil)
+        #expect(session.identity == nil)
     }
 
     @Test("sign-out during a slow refresh journals its intent at once and never stores a late result as current")
@@ -182,7 +182,7 @@ struct SessionCoalescingTests {
         h.presenter.enqueue(.approve(subject: "alice"))
         let session = h.session
         let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await session.signIn() } }
-        await h.waitUntil("verifying") { await session.stage == .verifying }
+        await h.waitUntil("verifying") { session.stage == .verifying }
         try await session.signOut()
         #expect(await signIn.value.error == .cancelled)
 
@@ -195,7 +195,7 @@ struct SessionCoalescingTests {
                 .move(.verifying, .signedOut, .handoffCancelled),
                 .event(.deferredRevocationCompleted),
             ])
-        #expect(await session.stage == .signedOut)
+        #expect(session.stage == .signedOut)
         let late = try #require(h.issued.refreshTokens.first)
         #expect(!h.provider.isRefreshTokenActive(late))
         await h.waitUntil("revocation queue drained") { h.store.record.isEmpty }

@@ -18,13 +18,13 @@ struct SessionDefaultsTests {
         let env = try SimulatedSessionEnvironment()
         let session = automaticSession(env)
         let events = SessionEventCollector()
-        await session.addObserver { events.append($0) }
+        session.addObserver { events.append($0) }
         env.presenter.enqueue(.approve(subject: "alice"))
         let signedIn = try await session.signIn()
         let refreshToken = try #require(env.store.record.session?.refreshToken)
 
         try await session.deleteAccount()
-        #expect(await session.stage == .signedOut)
+        #expect(session.stage == .signedOut)
         #expect(env.provider.requestCount(for: .deviceKeyExchange) == 1)
         #expect(env.provider.requestCount(for: .disconnect) == 1)
         #expect(env.store.record.session == nil)
@@ -43,7 +43,7 @@ struct SessionDefaultsTests {
         await #expect(throws: SessionError.unsupported("no device-key source is set, and the disconnect needs a device key")) {
             try await session.deleteAccount()
         }
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         #expect(env.provider.requestCount(for: .disconnect) == 0)
     }
 

@@ -40,7 +40,7 @@ struct SessionDeviceSignInTests {
         #expect(prompt.verificationURI.absoluteString == "https://sim.1pass.test/device")
         #expect(prompt.verificationURIComplete?.absoluteString == "https://sim.1pass.test/device?user_code=SIMU-0001")
         #expect(prompt.expiresIn == 600)
-        #expect(await h.session.stage == .handoff)
+        #expect(h.session.stage == .handoff)
 
         await h.advanceToNextSleeper()  // poll 1 at 5 s: authorization_pending
         await h.advanceToNextSleeper()  // poll 2 at 10 s: slow_down, the interval becomes 10 s
@@ -131,7 +131,7 @@ struct SessionDeviceSignInTests {
         let signIn = await startDeviceSignIn(h)
         signIn.cancel()
         #expect(await signIn.value.error == .cancelled)
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
         await h.waitUntil("the poll timer is cancelled") { h.clock.sleeperCount == 0 }
         #expect(pollTimes(h).isEmpty)
         #expect(h.steps.last == .move(.handoff, .signedOut, .handoffCancelled))
@@ -148,7 +148,7 @@ struct SessionDeviceSignInTests {
         signIn.cancel()
         #expect(await signIn.value.error == .cancelled)
         await h.waitUntil("the poll is abandoned") { h.clock.sleeperCount == 0 }
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
         #expect(h.store.record.session == nil)
     }
 
@@ -162,11 +162,11 @@ struct SessionDeviceSignInTests {
             configuration: h.configuration, transport: h.provider, store: InMemoryCredentialStore(), presenter: BrowserOnlyPresenter(),
             clock: h.clock, wallClock: { [clock = h.clock] in clock.wallClockNow() })
         let events = SessionHarness.Collected<SessionEvent>()
-        await session.addObserver { events.append($0) }
+        session.addObserver { events.append($0) }
         await #expect(throws: SessionError.unsupported("this presenter cannot show a device code")) {
             try await session.signInWithDeviceCode()
         }
-        #expect(await session.stage == .signedOut)
+        #expect(session.stage == .signedOut)
         let last = try #require(events.values.last)
         guard case .transition(let transition) = last else {
             Issue.record("expected a transition, got \(last)")
@@ -254,7 +254,7 @@ struct SessionDeviceSignInTests {
 
         // The refresh brings a verified id_token for the same subject, which replaces the UserInfo word.
         try await h.session.refresh()
-        let refreshed = try #require(await h.session.identity)
+        let refreshed = try #require(h.session.identity)
         #expect(refreshed.subject == "alice")
         #expect(refreshed.source == .idToken)
     }

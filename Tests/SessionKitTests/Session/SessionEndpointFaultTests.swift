@@ -40,7 +40,7 @@ struct SessionEndpointFaultTests {
         let signIn = await signInTask(h, fault)
         if fault == .timeout || fault == .timeoutAfterProcessing {
             // Only once verifying is the handoff timer gone, so the one sleeper is the request's.
-            await h.waitUntil("verifying") { await h.session.stage == .verifying }
+            await h.waitUntil("verifying") { h.session.stage == .verifying }
             #expect(await h.advanceToNextSleeper() == .seconds(30))
         }
         let result = await signIn.value
@@ -56,7 +56,7 @@ struct SessionEndpointFaultTests {
                 .move(.handoff, .verifying, .callbackReceived),
                 .move(.verifying, .signedOut, .exchangeFailed(summary)),
             ])
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
         #expect(h.store.record.isEmpty)
         #expect(h.journal.savedRecords.isEmpty)
         #expect(h.provider.requestCount(grantType: "authorization_code") == 1)
@@ -66,14 +66,14 @@ struct SessionEndpointFaultTests {
 
         // The person can sign in again at once.
         try await h.signIn()
-        #expect(await h.session.stage == .active)
+        #expect(h.session.stage == .active)
     }
 
     @Test("a slow code exchange keeps the session verifying in simulated time, then signs in")
     func exchangeSlow() async throws {
         let h = try SessionHarness()
         let signIn = await signInTask(h, .slow(.seconds(3)))
-        await h.waitUntil("verifying") { await h.session.stage == .verifying }
+        await h.waitUntil("verifying") { h.session.stage == .verifying }
         #expect(await h.advanceToNextSleeper() == .seconds(3))
         #expect(await signIn.value.value?.subject == "alice")
         #expect(h.steps == Step.signIn())
@@ -368,7 +368,7 @@ struct SessionEndpointFaultTests {
         let relaunched = await h.relaunch()
 
         await #expect(throws: SessionError.accountDeletionRefused(status: 403)) { try await relaunched.restore() }
-        await h.waitUntil("restored") { await relaunched.stage == .active }
+        await h.waitUntil("restored") { relaunched.stage == .active }
         #expect(
             h.steps == [
                 .move(.signedOut, .disconnecting, .resumingPendingOperation),

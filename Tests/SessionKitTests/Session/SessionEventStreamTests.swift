@@ -17,7 +17,7 @@ struct SessionEventStreamTests {
     @Test("a new subscriber first receives the current stage with from == nil, then every later event")
     func replaysCurrentStage() async throws {
         let h = try SessionHarness()
-        var early = await h.session.events().makeAsyncIterator()
+        var early = h.session.events().makeAsyncIterator()
         let first = try transition(await early.next())
         #expect(first == SessionTransition(from: nil, to: .signedOut, reason: .current, date: h.epoch))
 
@@ -29,7 +29,7 @@ struct SessionEventStreamTests {
         }
 
         h.clock.advance(by: .seconds(600))
-        var late = await h.session.events().makeAsyncIterator()
+        var late = h.session.events().makeAsyncIterator()
         let replay = try transition(await late.next())
         #expect(replay == SessionTransition(from: nil, to: .active, reason: .current, date: h.epoch + 600))
 
@@ -47,7 +47,7 @@ struct SessionEventStreamTests {
             #expect(await early.next() == event)
             #expect(await late.next() == event)
         }
-        var afterwards = await h.session.events().makeAsyncIterator()
+        var afterwards = h.session.events().makeAsyncIterator()
         #expect(try transition(await afterwards.next()).to == .signedOut)
     }
 
@@ -60,9 +60,9 @@ struct SessionEventStreamTests {
         let session = h.session
         let caller = Task { try await session.validAccessToken() }
         await h.clock.waitForSleepers(count: 1)
-        await h.waitUntil("the caller waits") { await session.waitingCallerCount == 1 }
+        await h.waitUntil("the caller waits") { session.waitingCallerCount == 1 }
 
-        var iterator = await session.events().makeAsyncIterator()
+        var iterator = session.events().makeAsyncIterator()
         #expect(
             try transition(await iterator.next()) == SessionTransition(from: nil, to: .refreshing, reason: .current, date: h.epoch + 3540))
         h.clock.advanceToNextDeadline()

@@ -91,7 +91,7 @@ final class SessionHarness: Sendable {
         signal.watch(relaunched.changes)
         let recorder = self.recorder
         let signal = self.signal
-        await relaunched.addObserver {
+        relaunched.addObserver {
             recorder.append($0)
             signal.notify()
         }
@@ -104,7 +104,7 @@ final class SessionHarness: Sendable {
     func startRecording() async {
         let recorder = self.recorder
         let signal = self.signal
-        await session.addObserver {
+        session.addObserver {
             recorder.append($0)
             signal.notify()
         }
@@ -175,7 +175,7 @@ final class SessionHarness: Sendable {
     /// Suspends until `count` callers wait for the refresh in flight.
     func waitForWaitingCallers(_ count: Int) async {
         let session = self.session
-        await waitUntil("\(count) callers wait") { await session.waitingCallerCount == count }
+        await waitUntil("\(count) callers wait") { session.waitingCallerCount == count }
     }
 
     /// Waits until `count` tasks sleep on the clock, then moves time to the earliest deadline.

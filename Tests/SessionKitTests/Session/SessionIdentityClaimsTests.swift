@@ -30,7 +30,7 @@ struct SessionIdentityClaimsTests {
         #expect(try identity.claims.custom("roles", as: [String].self) == ["reader", "editor"])
         #expect(try identity.claims.custom("absent", as: String.self) == nil)
         #expect(throws: ClaimError.typeMismatch(claim: "tenant")) { try identity.claims.custom("tenant", as: Int.self) }
-        #expect(await h.session.identity == identity)
+        #expect(h.session.identity == identity)
         #expect(h.store.record.session?.claims == identity.claims)
     }
 
@@ -43,7 +43,7 @@ struct SessionIdentityClaimsTests {
         try await h.signIn()
         let relaunched = await h.relaunch()
         try await relaunched.restore()
-        let restored = try #require(await relaunched.identity)
+        let restored = try #require(relaunched.identity)
         #expect(restored.claims.profile.email == "alice@example.com")
         #expect(try restored.claims.custom("tenant", as: String.self) == "wonderland")
     }
@@ -58,7 +58,7 @@ struct SessionIdentityClaimsTests {
         renamed.additionalClaims = ["tenant": .string("looking-glass")]
         h.provider.register(renamed)
         try await h.session.refresh()
-        let refreshed = try #require(await h.session.identity)
+        let refreshed = try #require(h.session.identity)
         #expect(refreshed.claims.profile.name == "Alice Hargreaves")
         #expect(try refreshed.claims.custom("tenant", as: String.self) == "looking-glass")
         #expect(try refreshed.claims.custom("roles", as: [String].self) == nil)
@@ -84,12 +84,12 @@ struct SessionIdentityClaimsTests {
         let h = try SessionHarness()
         h.provider.register(Self.alice)
         try await h.signIn()
-        let before = await h.session.identity
+        let before = h.session.identity
         let info = try #require(try await h.session.fetchUserInfo())
         #expect(info.subject == "alice")
         #expect(info.profile.email == "alice@example.com")
         #expect(try info.custom("tenant", as: String.self) == "wonderland")
-        #expect(await h.session.identity == before)
+        #expect(h.session.identity == before)
     }
 
     @Test("a UserInfo answer about someone else is a typed error; the identity is untouched")
@@ -97,14 +97,14 @@ struct SessionIdentityClaimsTests {
         let h = try SessionHarness()
         h.provider.register(Self.alice)
         try await h.signIn()
-        let before = await h.session.identity
+        let before = h.session.identity
         h.provider.answerUserInfo(asSubject: "mallory")
         let error = await SessionCallResult { () async throws(SessionError) in try await h.session.fetchUserInfo() }.error
         #expect(error == .userInfoRejected(.subjectMismatch))
         #expect(error?.code == "userinfo_rejected.sub_mismatch")
         #expect(error?.category == .refused)
-        #expect(await h.session.identity == before)
-        #expect(await h.session.stage == .active)
+        #expect(h.session.identity == before)
+        #expect(h.session.stage == .active)
     }
 
     @Test("UserInfo refreshes a due access token first, and needs a session")

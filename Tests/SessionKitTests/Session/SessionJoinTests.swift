@@ -24,8 +24,8 @@ struct SessionJoinTests {
         let session = h.session
         let first = Task { await SessionCallResult { () async throws(SessionError) in try await session.validAccessToken() } }
         await h.clock.waitForSleepers(count: 1)
-        #expect(await session.stage == .refreshing)
-        #expect(await session.waitingCallerCount == 1)
+        #expect(session.stage == .refreshing)
+        #expect(session.waitingCallerCount == 1)
         var joined: [Caller] = []
         for _ in 0..<count {
             joined.append(Task { await SessionCallResult { () async throws(SessionError) in try await session.validAccessToken() } })
@@ -44,7 +44,7 @@ struct SessionJoinTests {
         for caller in joined { #expect(await caller.value.value == token) }
         #expect(token.secret == h.store.record.session?.accessToken)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
-        #expect(await h.session.waitingCallerCount == 0)
+        #expect(h.session.waitingCallerCount == 0)
         #expect(
             h.steps.suffix(2) == [
                 .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
@@ -90,7 +90,7 @@ struct SessionJoinTests {
         try await h.session.signOut()
         #expect(await first.value.error == .signOutInProgress)
         for caller in joined { #expect(await caller.value.error == .signOutInProgress) }
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
         // Nobody is handed a token after the session ended.
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
     }
@@ -104,7 +104,7 @@ struct SessionJoinTests {
         let token = try #require(await first.value.value)
         #expect(token.secret == before)
         for caller in joined { #expect(await caller.value.value == token) }
-        #expect(await h.session.stage == .active)
+        #expect(h.session.stage == .active)
         #expect(h.steps.last == .move(.refreshing, .active, .refreshFailedTransiently("timed out")))
     }
 
@@ -116,7 +116,7 @@ struct SessionJoinTests {
         let error = try #require(await first.value.error)
         #expect(error == .provider(.transport(.timedOut)))
         for caller in joined { #expect(await caller.value.error == error) }
-        #expect(await h.session.stage == .active)
+        #expect(h.session.stage == .active)
         // Not sticky: the next caller starts a new refresh, which succeeds.
         let token = try await h.session.validAccessToken()
         #expect(token.secret == h.store.record.session?.accessToken)

@@ -50,7 +50,7 @@ struct SessionLoopbackRedirectTests {
         let (session, presenter, provider) = try environment(presenterRedirect: URL(string: "http://127.0.0.1:49152/callback")!)
         let identity = try await session.signIn()
         #expect(identity.subject == "alice")
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         #expect(presenter.rendered.all.map(Self.redirectParameter) == ["http://127.0.0.1:49152/callback"])
         // The simulated provider refuses an exchange whose redirect_uri differs from the request's.
         #expect(provider.requestCount(grantType: "authorization_code") == 1)
@@ -66,6 +66,6 @@ struct SessionLoopbackRedirectTests {
     @Test("a callback at the presenter's redirect URI is not accepted through handle(_:)")
     func handleKeepsToTheConfiguredRedirect() async throws {
         let env = try SimulatedSessionEnvironment()
-        #expect(await env.session.handle(URL(string: "http://127.0.0.1:49152/callback?code=x&state=y")!) == false)
+        #expect(env.session.handle(URL(string: "http://127.0.0.1:49152/callback?code=x&state=y")!) == false)
     }
 }

@@ -67,7 +67,7 @@ struct SessionNoSecretsTests {
             case .happyPathAndRestore:
                 try await h.signIn()
                 await printed.call { () async throws(SessionError) in try await session.validAccessToken() }
-                printed.add(await session.identity as Any)
+                printed.add(session.identity as Any)
                 h.clock.advance(by: .seconds(3540))
                 await printed.call { () async throws(SessionError) in try await session.validAccessToken() }
                 await printed.call { () async throws(SessionError) in try await session.refresh() }
@@ -130,9 +130,9 @@ struct SessionNoSecretsTests {
                 await h.presenter.waitForSuspendedPresentations(count: 1)
                 let callback = try h.authorizePending()
                 let foreign = try #require(URL(string: callback.absoluteString.replacingOccurrences(of: "state=", with: "state=x")))
-                printed.add(await session.handle(foreign))
+                printed.add(session.handle(foreign))
                 let forged = try #require(URL(string: callback.absoluteString.replacingOccurrences(of: "iss=", with: "iss=x")))
-                printed.add(await session.handle(forged))
+                printed.add(session.handle(forged))
                 printed.add(await signIn.value.error as Any)
             case .deviceSignIn:
                 h.provider.scriptDeviceAuthorization(
@@ -177,8 +177,8 @@ struct SessionNoSecretsTests {
                 h.issued.recordEndSession(request.url)
                 let returned = try #require(try h.provider.endSession(request.url))
                 let forged = try #require(URL(string: returned.absoluteString.replacingOccurrences(of: "state=", with: "state=x")))
-                printed.add(await session.handle(forged))
-                printed.add(await session.handle(returned))
+                printed.add(session.handle(forged))
+                printed.add(session.handle(returned))
                 printed.add(await signOut.value.error as Any)
                 for record in h.provider.endSessionRecords { printed.add(record) }
             case .providerLogoutRefused:

@@ -79,17 +79,17 @@ struct SessionProviderLogoutTests {
         let h = try harness()
         let signOut = try await pendingSignOut(h)
         #expect(h.store.record.isEmpty)
-        #expect(await h.session.stage == .revoking)
+        #expect(h.session.stage == .revoking)
         await #expect(throws: SessionError.signOutInProgress) { try await h.session.validAccessToken() }
         await #expect(throws: SessionError.signOutInProgress) { try await h.session.deleteAccount() }
-        #expect(await h.session.identity == nil)
+        #expect(h.session.identity == nil)
 
         // The return arrives through handle(_:), app to app.
         let request = try #require(h.presenter.presentedRequests.last)
         let returned = try #require(try h.provider.endSession(request.url))
-        #expect(await h.session.handle(returned))
+        #expect(h.session.handle(returned))
         #expect(await signOut.value.error == nil)
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
         await h.waitUntil("the presentation is dismissed") { h.presenter.suspendedPresentationCount == 0 }
         #expect(h.clock.sleeperCount == 0)
     }
@@ -102,17 +102,17 @@ struct SessionProviderLogoutTests {
             "com.example.app://oauth/logged-out?state=forged", "com.example.app://oauth/logged-out",
             "com.example.app://oauth/elsewhere?state=x", "com.example.app://oauth/logged-out?state=a&state=b",
         ] {
-            #expect(await h.session.handle(try #require(URL(string: foreign))) == false, "\(foreign)")
+            #expect(h.session.handle(try #require(URL(string: foreign))) == false, "\(foreign)")
         }
-        #expect(await h.session.stage == .revoking)
+        #expect(h.session.stage == .revoking)
         #expect(h.steps == Self.signOutSteps)
 
         let request = try #require(h.presenter.presentedRequests.last)
         let returned = try #require(try h.provider.endSession(request.url))
-        #expect(await h.session.handle(returned))
+        #expect(h.session.handle(returned))
         _ = await signOut.value
         // The same return again belongs to no logout.
-        #expect(await h.session.handle(returned) == false)
+        #expect(h.session.handle(returned) == false)
     }
 
     @Test("the presenter delivers the return itself (a browser session)")
@@ -122,7 +122,7 @@ struct SessionProviderLogoutTests {
         h.presenter.enqueue(.endSession(delivery: .returned))
         try await h.session.signOut()
         #expect(h.provider.endSessionRecords.count == 1)
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
     }
 
     @Test("app-to-app: the presenter returns nothing and the return comes through handle(_:)")
@@ -132,7 +132,7 @@ struct SessionProviderLogoutTests {
         await h.startRecording()
         let session = h.session
         let handled = SessionHarness.Collected<Bool>()
-        h.presenter.onAppToAppOpen { url in handled.append(await session.handle(url)) }
+        h.presenter.onAppToAppOpen { url in handled.append(session.handle(url)) }
         h.presenter.enqueue(.endSession(delivery: .appToApp))
         try await session.signOut()
         #expect(handled.values == [true])
@@ -260,7 +260,7 @@ struct SessionProviderLogoutTests {
             transport: h.provider, store: InMemoryCredentialStore(), presenter: LoopbackPresenter(provider: h.provider, inner: h.presenter),
             clock: h.clock, wallClock: { [clock = h.clock] in clock.wallClockNow() })
         let outcomes = SessionHarness.Collected<ProviderLogoutOutcome>()
-        await session.addObserver { event in
+        session.addObserver { event in
             if case .providerLogout(let outcome) = event { outcomes.append(outcome) }
         }
         h.presenter.enqueue(.approve(subject: "alice"))

@@ -34,7 +34,7 @@ struct SessionRefreshFaultTests {
         #expect(token.secret != signedIn.accessToken)
         #expect(stored.pendingRefreshToken == nil)
         #expect(h.provider.isRefreshTokenActive(stored.refreshToken))
-        #expect(await h.session.stage == .active)
+        #expect(h.session.stage == .active)
     }
 
     // MARK: Transient: retried with backoff while the callers wait
@@ -102,7 +102,7 @@ struct SessionRefreshFaultTests {
     func slowAnswer() async throws {
         let h = try SessionHarness()
         let (signedIn, caller) = try await dueRefresh(h, .slow(.seconds(5)))
-        await h.waitUntil("the caller waits") { await h.session.waitingCallerCount == 1 }
+        await h.waitUntil("the caller waits") { h.session.waitingCallerCount == 1 }
         #expect(await h.advanceToNextSleeper() == .seconds(5))
         let result = await caller.value
 
@@ -137,7 +137,7 @@ struct SessionRefreshFaultTests {
                 .move(.refreshing, .refreshing, .retrying(attempt: 2, afterSeconds: retries[1].afterSeconds, because: "503 server_error")),
                 .move(.refreshing, .active, .refreshFailedTransiently("503 server_error")),
             ])
-        #expect(await h.session.stage == .active)
+        #expect(h.session.stage == .active)
         #expect(h.store.record.session == signedIn)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 3)
 
@@ -194,7 +194,7 @@ struct SessionRefreshFaultTests {
         #expect(h.store.record.session == nil)
         #expect(h.store.record.pendingOperation == nil)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
-        #expect(await h.session.identity == nil)
+        #expect(h.session.identity == nil)
         await #expect(throws: SessionError.notSignedIn) { try await h.session.validAccessToken() }
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
     }
@@ -240,7 +240,7 @@ struct SessionRefreshFaultTests {
         }
         #expect(error.status == status)
         #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .active, .refreshFailedTransiently(reason))])
-        #expect(await h.session.stage == .active)
+        #expect(h.session.stage == .active)
         #expect(h.store.record.session == signedIn)
         #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken))
 

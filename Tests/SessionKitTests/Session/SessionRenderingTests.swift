@@ -54,8 +54,8 @@ struct SessionRenderingTests {
         let callback = try h.authorizePending()
         let code = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value
         secrets.append(try #require(code))
-        #expect(await session.handle(callback))
-        #expect(await session.stage == .verifying)
+        #expect(session.handle(callback))
+        #expect(session.stage == .verifying)
         expectNoSecret(in: [session, session.core.withLock { $0 }], secrets: secrets, "verifying")
         await h.advanceToNextSleeper()
         _ = try await signIn.value
@@ -75,7 +75,7 @@ struct SessionRenderingTests {
         secrets += h.issued.all.map(\.value)
         h.provider.script(.slow(.seconds(5)), on: .revocation)
         let signOut = Task { try await session.signOut() }
-        await h.waitUntil("revoking") { await session.stage == .revoking }
+        await h.waitUntil("revoking") { session.stage == .revoking }
         expectNoSecret(in: [session, session.core.withLock { $0 }, h.store.record], secrets: secrets, "revoking")
         await h.advanceToNextSleeper()
         try await signOut.value

@@ -67,14 +67,14 @@ struct SessionRequestOptionsTests {
         #expect(error.code == "invalid_request_options")
         #expect(h.presenter.presentedRequests.isEmpty)
         #expect(h.steps.isEmpty)
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
     }
 
     @Test("a step-up with max_age makes the provider authenticate again; the fresh auth_time is on the identity")
     func stepUpWithMaxAge() async throws {
         let h = try SessionHarness()
         try await h.signIn()
-        let first = try #require(await h.session.identity)
+        let first = try #require(h.session.identity)
         #expect(first.claims.authenticationTime == nil, "no max_age, no auth_time from this provider")
         try await h.session.signOut()
 
@@ -100,7 +100,7 @@ struct SessionRequestOptionsTests {
         // A provider that ignores max_age answers without auth_time.
         let request = try #require(h.presenter.presentedRequests.last)
         let callback = try h.provider.authorize(try dropping("max_age", from: request.authorizationURL), subject: "alice")
-        #expect(await h.session.handle(callback))
+        #expect(h.session.handle(callback))
         let error = await signIn.value.error
         #expect(error == .verificationFailed(.missingAuthTime))
         #expect(error?.code == "verification_failed.missing_auth_time")
@@ -118,7 +118,7 @@ struct SessionRequestOptionsTests {
         // The provider ignores max_age and reuses the ten-minute-old browser session.
         let request = try #require(h.presenter.presentedRequests.last)
         let callback = try h.provider.authorize(try dropping("max_age", from: request.authorizationURL), subject: "alice")
-        #expect(await h.session.handle(callback))
+        #expect(h.session.handle(callback))
         #expect(await signIn.value.error == .verificationFailed(.authTimeTooOld))
     }
 
@@ -144,7 +144,7 @@ struct SessionRequestOptionsTests {
         h.clock.advance(by: .seconds(3540))
         _ = try await h.session.validAccessToken()
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
-        #expect(await h.session.stage == .active)
+        #expect(h.session.stage == .active)
     }
 
     // MARK: - No refresh token
@@ -175,7 +175,7 @@ struct SessionRequestOptionsTests {
         #expect(error == .sessionExpired)
         #expect(error?.category == .signInRequired)
         #expect(error?.code == "session_expired")
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
         #expect(h.steps.last == .move(.active, .signedOut, .sessionExpired))
         #expect(h.provider.requestCount(grantType: "refresh_token") == 0)
     }
@@ -211,7 +211,7 @@ struct SessionRequestOptionsTests {
         h.clock.advance(by: .seconds(1800))
         let later = await h.relaunch()
         await #expect(throws: SessionError.sessionExpired) { try await later.restore() }
-        #expect(await later.stage == .signedOut)
+        #expect(later.stage == .signedOut)
     }
 
     @Test("sign-out of a session without a refresh token revokes its access token, then wipes")

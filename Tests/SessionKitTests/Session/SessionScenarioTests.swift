@@ -16,7 +16,7 @@ struct SessionScenarioTests {
         await h.startRecording()
         let signedIn = try await h.signIn()
         #expect(try await h.session.validAccessToken().secret == signedIn.accessToken)
-        #expect(await h.session.identity?.subject == "alice")
+        #expect(h.session.identity?.subject == "alice")
 
         h.clock.advance(by: .seconds(3540))
         let refreshed = try await h.session.validAccessToken()
@@ -39,8 +39,8 @@ struct SessionScenarioTests {
                 .move(.revoking, .signedOut, .revocationConfirmed),
             ])
         #expect(h.transitionTimes == [0, 0, 0, 3540, 3540, 3540, 3540])
-        #expect(await h.session.stage == .signedOut)
-        #expect(await h.session.identity == nil)
+        #expect(h.session.stage == .signedOut)
+        #expect(h.session.identity == nil)
         #expect(h.provider.requestCount(grantType: "authorization_code") == 1)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
         #expect(h.provider.requestCount(for: .revocation) == 1)
@@ -74,7 +74,7 @@ struct SessionScenarioTests {
             }
         }
         await h.clock.waitForSleepers(count: 1)
-        await h.waitUntil("1 000 callers wait") { await session.waitingCallerCount == 1000 }
+        await h.waitUntil("1 000 callers wait") { session.waitingCallerCount == 1000 }
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
         h.clock.advanceToNextDeadline()
         let results = await callers.value
@@ -93,7 +93,7 @@ struct SessionScenarioTests {
                 .move(.refreshing, .active, .refreshed(callers: 1000)),
             ])
         #expect(h.transitionTimes == [0, 0, 0, 3540, 3540.25])
-        #expect(await session.waitingCallerCount == 0)
+        #expect(session.waitingCallerCount == 0)
     }
 
     @Test(
@@ -116,7 +116,7 @@ struct SessionScenarioTests {
             return
         }
         #expect(error.code == code)
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
         #expect(h.store.record.session == nil)
 
         // The second token response is the rejected one.
@@ -235,7 +235,7 @@ struct SessionScenarioTests {
         await h.startRecording()
         let signedIn = try await h.signIn()
         try await h.session.deleteAccount()
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
         #expect(h.store.record.session == nil)
         #expect(h.store.record.pendingOperation == nil)
         // The journal held the intent, with the credentials, before anything was wiped.
@@ -281,7 +281,7 @@ struct SessionScenarioTests {
                 .move(.active, .disconnecting, .accountDeletionRequested),
                 .move(.disconnecting, .active, .accountDeletionRefused(status: status)),
             ])
-        #expect(await h.session.stage == .active)
+        #expect(h.session.stage == .active)
         #expect(h.store.record == before)
         #expect(h.store.record.pendingOperation == nil)
         #expect(h.journal.savedRecords.contains { $0.pendingOperation == .deleteAccount })
@@ -328,7 +328,7 @@ struct SessionScenarioTests {
         await h.clock.waitForSleepers(count: 1)
         h.clock.advance(by: .seconds(299))
         #expect(h.clock.sleeperCount == 1)
-        #expect(await h.session.stage == .handoff)
+        #expect(h.session.stage == .handoff)
         h.clock.advance(by: .seconds(1))
 
         #expect(await signIn.value.error == .handoffTimedOut)
@@ -341,7 +341,7 @@ struct SessionScenarioTests {
         #expect(h.journal.savedRecords.isEmpty)
         // A new sign-in starts afresh.
         try await h.signIn()
-        #expect(await h.session.stage == .active)
+        #expect(h.session.stage == .active)
     }
 
     @Test("restore: a stored session whose token is not due signs in without any request, launch after launch")
@@ -354,7 +354,7 @@ struct SessionScenarioTests {
             let relaunched = await h.relaunch()
             #expect(try await relaunched.restore() == .active)
             #expect(try await relaunched.validAccessToken().secret == signedIn.accessToken)
-            #expect(await relaunched.identity?.subject == "alice")
+            #expect(relaunched.identity?.subject == "alice")
             // A second restore on a running session changes nothing.
             #expect(try await relaunched.restore() == .active)
         }
@@ -393,7 +393,7 @@ struct SessionScenarioTests {
         let relaunched = await h.relaunch()
         // Launch does not wait for the network.
         #expect(try await relaunched.restore() == .refreshing)
-        #expect(await relaunched.identity?.subject == "alice")
+        #expect(relaunched.identity?.subject == "alice")
         // Inside the lead time the current token is handed out while the refresh backs off.
         await h.waitUntil("backing off") { h.retries.count == 1 }
         #expect(try await relaunched.validAccessToken().secret == signedIn.accessToken)
@@ -402,12 +402,12 @@ struct SessionScenarioTests {
         h.clock.advance(by: .seconds(31))
         await h.waitUntil("the second attempt failed") { h.retries.count == 2 }
         let caller = Task { await SessionCallResult { () async throws(SessionError) in try await relaunched.validAccessToken() } }
-        await h.waitUntil("the caller waits") { await relaunched.waitingCallerCount == 1 }
+        await h.waitUntil("the caller waits") { relaunched.waitingCallerCount == 1 }
         await h.advanceToNextSleeper()
         let offline = await caller.value
         #expect(offline.error?.isTransient == true)
         #expect(offline.error?.requiresSignIn == false)
-        #expect(await relaunched.stage == .active)
+        #expect(relaunched.stage == .active)
         #expect(h.store.record.session == signedIn)
         // The provider is back: the next call refreshes, no new sign-in.
         let token = try await relaunched.validAccessToken()
@@ -436,7 +436,7 @@ struct SessionScenarioTests {
         h.provider.revokeAllGrants(of: "alice")
         let relaunched = await h.relaunch()
         #expect(try await relaunched.restore() == .refreshing)
-        await h.waitUntil("signed out") { await relaunched.stage == .signedOut }
+        await h.waitUntil("signed out") { relaunched.stage == .signedOut }
         #expect(
             h.steps == [
                 .move(.signedOut, .refreshing, .restoredDue(subject: "alice", inSeconds: 30)),
@@ -461,7 +461,7 @@ struct SessionScenarioTests {
         // Alice's session refreshes and finds bob's session in the store.
         h.clock.advance(by: .seconds(3600))
         await #expect(throws: SessionError.anotherAccountInStore) { try await h.session.validAccessToken() }
-        #expect(await h.session.stage == .signedOut)
+        #expect(h.session.stage == .signedOut)
         #expect(!h.events.contains { if case .subjectChanged = $0 { true } else { false } })
         // Bob's session is left as it was.
         #expect(h.store.record.session == stored)
@@ -477,7 +477,7 @@ struct SessionScenarioTests {
         let requestsBefore = h.provider.requestLog.count
         let relaunched = await h.relaunch()
         await #expect(throws: SessionError.storedSessionForeign("it was written for another client")) { try await relaunched.restore() }
-        #expect(await relaunched.stage == .signedOut)
+        #expect(relaunched.stage == .signedOut)
         #expect(h.store.record.session == foreign)
         #expect(h.provider.requestLog.count == requestsBefore)
     }

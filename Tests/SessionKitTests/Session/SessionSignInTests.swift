@@ -38,7 +38,7 @@ struct SessionSignInTests {
         await h.startRecording()
         let session = h.session
         let handled = SessionHarness.Collected<Bool>()
-        h.presenter.onAppToAppOpen { url in handled.append(await session.handle(url)) }
+        h.presenter.onAppToAppOpen { url in handled.append(session.handle(url)) }
         h.presenter.enqueue(.approve(subject: "alice", delivery: .appToApp))
 
         let identity = try await session.signIn()
@@ -50,7 +50,7 @@ struct SessionSignInTests {
         // The same callback again belongs to no handoff.
         let replay = try h.authorizePending()
         // Callback URLs carry a code: keep them out of expectations, which print their operands.
-        let replayConsumed = await session.handle(replay)
+        let replayConsumed = session.handle(replay)
         #expect(!replayConsumed)
         #expect(h.steps == Step.signIn() + [.event(.callbackRefused(.noHandoffWaiting))])
     }
@@ -66,13 +66,13 @@ struct SessionSignInTests {
             "https://sim.1pass.test/oauth/callback?code=abc&state=xyz",
             "com.example.app://elsewhere/oauth/callback?code=abc",
         ] {
-            #expect(await session.handle(try #require(URL(string: unrelated))) == false, "\(unrelated)")
+            #expect(session.handle(try #require(URL(string: unrelated))) == false, "\(unrelated)")
         }
-        #expect(await session.stage == .handoff)
+        #expect(session.stage == .handoff)
         #expect(h.steps == [Self.requested])
         #expect(h.presenter.suspendedPresentationCount == 1)
 
-        let consumed = await session.handle(try h.authorizePending())
+        let consumed = session.handle(try h.authorizePending())
         #expect(consumed)
         #expect(await signIn.value.value?.subject == "alice")
         #expect(h.steps == Step.signIn())
@@ -88,16 +88,16 @@ struct SessionSignInTests {
         let forged = try rewriting(genuine, "state", to: "forged-state")
         let withoutState = try rewriting(genuine, "state", to: nil)
 
-        let forgedConsumed = await h.session.handle(forged)
-        let statelessConsumed = await h.session.handle(withoutState)
+        let forgedConsumed = h.session.handle(forged)
+        let statelessConsumed = h.session.handle(withoutState)
         #expect(!forgedConsumed)
         #expect(!statelessConsumed)
-        #expect(await h.session.stage == .handoff)
+        #expect(h.session.stage == .handoff)
         // Refused with a reason the app can tell from "not mine"; the reason names no value.
         #expect(h.steps == [Self.requested, .event(.callbackRefused(.stateMismatch)), .event(.callbackRefused(.stateMismatch))])
         #expect(h.provider.tokenRequestCount == 0)
 
-        let consumed = await h.session.handle(genuine)
+        let consumed = h.session.handle(genuine)
         #expect(consumed)
         #expect(await signIn.value.value?.subject == "alice")
         #expect(
@@ -117,7 +117,7 @@ struct SessionSignInTests {
         let signIn = await pendingSignIn(h)
         let forged = try rewriting(try h.authorizePending(), name, to: value)
 
-        let consumed = await h.session.handle(forged)
+        let consumed = h.session.handle(forged)
         #expect(consumed)
         #expect(await signIn.value.error == .callbackRejected(why))
         #expect(h.steps == [Self.requested, .move(.handoff, .signedOut, .callbackRejected(why))])
@@ -137,16 +137,16 @@ struct SessionSignInTests {
             try #require(URL(string: genuine.absoluteString + "&\(name)=forged")),
             try #require(URL(string: genuine.absoluteString.replacingOccurrences(of: "?", with: "?\(name)=forged&"))),
         ] {
-            let consumed = await h.session.handle(forged)
+            let consumed = h.session.handle(forged)
             #expect(!consumed)
-            #expect(await h.session.stage == .handoff)
+            #expect(h.session.stage == .handoff)
         }
         #expect(h.provider.tokenRequestCount == 0)
         #expect(
             h.steps.suffix(2) == [
                 .event(.callbackRefused(.repeatedParameter(name: name))), .event(.callbackRefused(.repeatedParameter(name: name))),
             ])
-        let consumed = await h.session.handle(genuine)
+        let consumed = h.session.handle(genuine)
         #expect(consumed)
         #expect(await signIn.value.value?.subject == "alice")
     }
@@ -156,7 +156,7 @@ struct SessionSignInTests {
         let h = try SessionHarness()
         await h.startRecording()
         let session = h.session
-        h.presenter.onAppToAppOpen { url in _ = await session.handle(url) }
+        h.presenter.onAppToAppOpen { url in _ = session.handle(url) }
         h.presenter.enqueue(.deny(delivery: delivery))
         await #expect(throws: SessionError.authorizationDenied("access_denied")) { try await session.signIn() }
         #expect(h.steps == [Self.requested, .move(.handoff, .signedOut, .authorizationDenied(error: "access_denied"))])
@@ -190,7 +190,7 @@ struct SessionSignInTests {
         let signIn = await pendingSignIn(h)
         signIn.cancel()
         #expect(await signIn.value.error == .cancelled)
-        await h.waitUntil("signed out") { await h.session.stage == .signedOut }
+        await h.waitUntil("signed out") { h.session.stage == .signedOut }
         #expect(h.steps == [Self.requested, .move(.handoff, .signedOut, .handoffCancelled)])
         await h.waitUntil("presentation dismissed") { h.presenter.suspendedPresentationCount == 0 }
         await h.waitUntil("handoff timer cancelled") { h.clock.sleeperCount == 0 }
@@ -212,10 +212,10 @@ struct SessionSignInTests {
         let first = await pendingSignIn(h)
         await #expect(throws: SessionError.signInInProgress) { try await h.session.signIn() }
         #expect(h.presenter.presentedRequests.count == 1)
-        #expect(await h.session.stage == .handoff)
+        #expect(h.session.stage == .handoff)
         #expect(h.steps == [Self.requested])
 
-        let consumed = await h.session.handle(try h.authorizePending())
+        let consumed = h.session.handle(try h.authorizePending())
         #expect(consumed)
         #expect(await first.value.value?.subject == "alice")
         await #expect(throws: SessionError.alreadySignedIn) { try await h.session.signIn() }
@@ -258,7 +258,7 @@ struct SessionSignInTests {
         #expect(h.store.record.session == bob)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 0)
         #expect(h.steps.last == .event(.deferredRevocationCompleted))
-        #expect(await session.identity?.subject == "bob")
+        #expect(session.identity?.subject == "bob")
     }
 
     @Test("a new sign-in while the old revocation is in flight: its late answer must not wipe the new session")
@@ -282,13 +282,13 @@ struct SessionSignInTests {
         h.clock.advanceToNextDeadline()
         await h.waitUntil("the late revocation finished with the store") { h.store.leaseCount > leases && !h.store.isLeaseHeld }
         #expect(!h.provider.isRefreshTokenActive(alice.refreshToken))
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         #expect(h.store.record.session == bob)
         #expect(h.store.record.pendingOperation == nil)
         // The new session goes on: its next refresh finds its stored token.
         let refreshed = await SessionCallResult { () async throws(SessionError) in try await session.refresh() }
         #expect(refreshed.value != nil, "refresh() gave \(refreshed)")
-        #expect(await session.stage == .active)
+        #expect(session.stage == .active)
         #expect(h.store.record.session?.subject == "bob")
         #expect(h.steps.suffix(2) == [.move(.active, .refreshing, .refreshRequested), .move(.refreshing, .active, .refreshed(callers: 1))])
     }

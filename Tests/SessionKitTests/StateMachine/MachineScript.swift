@@ -28,10 +28,9 @@ struct MachineScript: CustomStringConvertible {
     /// The caller of the restores the helpers perform.
     static let restoreCaller = 93
 
-    private(set) var machine = Machine(configuration: .init(handoffTimeout: handoffTimeout, refreshLeadTime: leadTime))
-    /// The actions of the last event, in one vocabulary for every input's action type, for checks
-    /// that need their structure.
-    private(set) var lastActions: [ScriptAction] = []
+    private(set) var machine = Machine(configuration: .init(handoffTimeout: handoffTimeout, timing: RefreshTiming(leadTime: leadTime)))
+    /// The actions of the last event, for checks that need their structure.
+    private(set) var lastActions: [Machine.Action] = []
     /// Whether the last callback fed was consumed.
     private(set) var lastCallbackConsumed = false
     /// Every timer the machine asked for, in order.
@@ -323,9 +322,27 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
-    private mutating func record<Action: ScriptRecordable>(_ actions: [Action]) -> [String]
-    where Action.Tokens == ScriptTokens, Action.Waiter == Int {
-        let actions = actions.map(\.scriptAction)
+    /// Tokens were added to the store's revocation queue.
+    mutating func revocationsQueued() -> [String] {
+        record(machine.revocationsQueued())
+    }
+
+    /// An attempt at the first queued revocation ended.
+    mutating func queuedRevocationAnswered(_ answer: QueuedRevocationAnswer) -> [String] {
+        record(machine.queuedRevocationAnswered(answer))
+    }
+
+    /// The owner shut the session down.
+    mutating func shutDown() -> [String] {
+        record(machine.shutDown())
+    }
+
+    /// The machine found itself inconsistent (what a bug would do).
+    mutating func inconsistency() -> [String] {
+        record(machine.stopAfterInconsistency())
+    }
+
+    private mutating func record(_ actions: [Machine.Action]) -> [String] {
         lastActions = actions
         for action in actions {
             switch action {
@@ -466,7 +483,7 @@ struct MachineScript: CustomStringConvertible {
     // MARK: - Lines
 
     /// One action as a short line.
-    static func line(_ action: ScriptAction) -> String {
+    static func line(_ action: Machine.Action) -> String {
         switch action {
         case .present(let attempt, let generation): "present(\(attempt.state), gen \(generation))"
         case .cancelPresenter: "cancelPresenter"
@@ -484,6 +501,7 @@ struct MachineScript: CustomStringConvertible {
         case .pollDeviceToken(let authorization, let generation): "pollDeviceToken(\(authorization.userCode), gen \(generation))"
         case .verifyDeviceTokens(_, let generation): "verifyDeviceTokens(gen \(generation))"
         case .presentEndSession(let order, let generation): "presentEndSession(\(order.url.query ?? ""), gen \(generation))"
+        case .revokeQueued(let attempt): "revokeQueued(attempt \(attempt))"
         case .resume(let waiters, let result):
             "resume([\(waiters.map(String.init).joined(separator: ","))], \(describe(result)))"
         case .transition(let from, let to, let reason): "transition(\(from)→\(to): \(reason))"
@@ -540,6 +558,8 @@ struct MachineScript: CustomStringConvertible {
         case .userInfoRejected: "userInfoRejected"
         case .storedSessionForeign: "storedSessionForeign"
         case .anotherAccountInStore: "anotherAccountInStore"
+        case .sessionFailed: "sessionFailed"
+        case .shutDown: "shutDown"
         }
     }
 
@@ -555,6 +575,7 @@ struct MachineScript: CustomStringConvertible {
         case .providerLogout(let outcome): "providerLogout(\(outcome))"
         case .callbackRefused(let refusal): "callbackRefused(\(refusal))"
         case .credentialStoreFallback(let reason): "credentialStoreFallback(\(reason))"
+        case .sessionFailed: "sessionFailed"
         }
     }
 

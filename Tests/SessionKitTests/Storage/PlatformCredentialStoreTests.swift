@@ -30,7 +30,7 @@ struct PlatformCredentialStoreTests {
         let store = PlatformCredentialStore(service: "SessionKitTests.none", directory: directory.storeURL) { "no session bus" }
         let session = try PlatformStoreFixture.session(store: store)
         let events = Locked<[SessionEvent]>([])
-        await session.addObserver { event in events.withLock { $0.append(event) } }
+        session.addObserver { event in events.withLock { $0.append(event) } }
 
         #expect(try await session.restore() == .signedOut)
 
@@ -41,7 +41,7 @@ struct PlatformCredentialStoreTests {
     @Test func aStoreTheAppPassesNeverReportsAFallback() async throws {
         let session = try PlatformStoreFixture.session(store: InMemoryCredentialStore())
         let events = Locked<[SessionEvent]>([])
-        await session.addObserver { event in events.withLock { $0.append(event) } }
+        session.addObserver { event in events.withLock { $0.append(event) } }
 
         try await session.restore()
 
@@ -68,7 +68,7 @@ struct PlatformStoreKeyringTests {
         let presenter = ScriptedPresenter(provider: provider.provider, behaviours: [.approve(subject: "alice")])
         let session = Session(provider: try provider.configuration(), presenter: presenter)
         let events = Locked<[SessionEvent]>([])
-        await session.addObserver { event in events.withLock { $0.append(event) } }
+        session.addObserver { event in events.withLock { $0.append(event) } }
 
         try await session.restore()
         try await session.signIn()
@@ -100,7 +100,7 @@ struct PlatformStoreHeadlessTests {
             clientID: clientID, redirectURI: URL(string: "com.example.app://oauth/callback")!)
         let session = Session(provider: provider, presenter: ScriptedPresenter(authorize: { url, _, _ in url }))
         let events = Locked<[SessionEvent]>([])
-        await session.addObserver { event in events.withLock { $0.append(event) } }
+        session.addObserver { event in events.withLock { $0.append(event) } }
 
         try await session.restore()
 
@@ -109,7 +109,7 @@ struct PlatformStoreHeadlessTests {
         let fallbacks = events.withLock { $0 }.filter { if case .credentialStoreFallback = $0 { true } else { false } }
         #expect(fallbacks == [.credentialStoreFallback(reason: reason)], "reported once, at launch")
         #expect(events.withLock { $0 }.first == .credentialStoreFallback(reason: reason), "before the stage restored into")
-        let store = try #require(await session.store as? PlatformCredentialStore)
+        let store = try #require(session.store as? PlatformCredentialStore)
         guard case .files(let files, _) = await store.choice() else {
             Issue.record("the platform store did not fall back to files")
             return

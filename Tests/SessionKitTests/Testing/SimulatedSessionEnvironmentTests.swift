@@ -19,7 +19,7 @@ struct SimulatedSessionEnvironmentTests {
         await env.waitForStage(.refreshing)
         await env.waitForRequests(1, at: .token)
         await env.waitForWaitingCallers(3)
-        #expect(await env.session.waitingCallerCount == 3)
+        #expect(env.session.waitingCallerCount == 3)
         await env.advanceToNextSleeper()
         await env.waitForEvent { event in
             if case .transition(let transition) = event { transition.reason == .refreshed(callers: 3) } else { false }

@@ -1,0 +1,237 @@
+/// The one owner of every task a session (or a component of it) starts.
+///
+/// Work is handed to ``spawn(_:)`` and runs as a child of one discarding task group, run by one
+/// owner task; nothing the owner starts outlives ``shutdown()``, which cancels every child and
+/// returns once all of them have ended. A child started with `cancellable: true` can also be
+/// cancelled on its own (``cancel(_:)``): a timer that is no longer wanted, a presentation the
+/// handoff left, a refresh a sign-out overtook.
+///
+/// The owner task is started on the first ``spawn(_:)``, so an owner that is never used starts
+/// nothing. It is the one unstructured task of a session: a session is made from synchronous app
+/// code, which has no task group of its own to lend it.
+package final class TaskOwner: Sendable {
+    /// Identifies one child, for ``cancel(_:)``.
+    package struct ChildID: Hashable, Sendable {
+        let raw: UInt64
+    }
+
+    private typealias Job = @Sendable () async -> Void
+
+    private enum Phase {
+        case idle
+        case running(AsyncStream<Job>.Continuation, Task<Void, Never>)
+        case shutDown(Task<Void, Never>?)
+    }
+
+    private struct State {
+        var phase = Phase.idle
+        var nextID: UInt64 = 0
+        /// Every child that has not ended, with the handle that cancels it on its own.
+        var live: [ChildID: ChildHandle?] = [:]
+    }
+
+    private let state = Locked(State())
+    /// Notified whenever a child starts or ends, for tests that wait until the work is done.
+    package let changes = SessionChangeFeed()
+
+    /// Creates an owner with no work.
+    package init() {}
+
+    /// How many children have been started and not ended.
+    package var liveChildren: Int {
+        state.withLock { $0.live.count }
+    }
+
+    /// Whether ``shutdown()`` has begun.
+    package var isShutDown: Bool {
+        state.withLock {
+            if case .shutDown = $0.phase { return true }
+            return false
+        }
+    }
+
+    /// Starts `work` as a child. Returns its id, or `nil` once the owner is shut down (the work
+    /// is then not run). With `cancellable`, ``cancel(_:)`` ends it on its own.
+    @discardableResult
+    package func spawn(cancellable: Bool = false, _ work: @escaping @Sendable () async -> Void) -> ChildID? {
+        let signal = cancellable ? ChildHandle() : nil
+        let accepted: (ChildID, AsyncStream<Job>.Continuation)? = state.withLock { state in
+            let continuation: AsyncStream<Job>.Continuation
+            switch state.phase {
+            case .shutDown:
+                return nil
+            case .running(let running, _):
+                continuation = running
+            case .idle:
+                let (stream, made) = AsyncStream.makeStream(of: Job.self)
+                state.phase = .running(made, Self.startOwner(stream))
+                continuation = made
+            }
+            state.nextID += 1
+            let id = ChildID(raw: state.nextID)
+            state.live[id] = signal
+            return (id, continuation)
+        }
+        guard let (id, continuation) = accepted else { return nil }
+        changes.notify()
+        let job: Job = { [self] in
+            if let signal {
+                await signal.run(work)
+            } else {
+                await work()
+            }
+            childEnded(id)
+        }
+        if case .terminated = continuation.yield(job) {
+            // Shut down between the admission and the hand-over: the work never runs.
+            childEnded(id)
+            return nil
+        }
+        return id
+    }
+
+    /// Cancels one child started with `cancellable: true`; an id that has ended is ignored.
+    package func cancel(_ id: ChildID) {
+        let handle = state.withLock { $0.live[id] ?? nil }
+        // Outside the lock: cancelling runs the child's cancellation handlers on this thread, at
+        // once (a timer's sleeper is gone from the clock when this returns).
+        handle?.cancel()
+    }
+
+    /// Cancels every child, refuses new work, and returns once every child has ended.
+    package func shutdown() async {
+        let owner: Task<Void, Never>? = state.withLock { state in
+            switch state.phase {
+            case .idle:
+                state.phase = .shutDown(nil)
+                return nil
+            case .running(let continuation, let task):
+                continuation.finish()
+                state.phase = .shutDown(task)
+                return task
+            case .shutDown(let task):
+                return task
+            }
+        }
+        owner?.cancel()
+        await owner?.value
+        changes.notify()
+    }
+
+    /// Like ``shutdown()``, without waiting: for an owner whose session is gone.
+    package func abandon() {
+        let owner: Task<Void, Never>? = state.withLock { state in
+            guard case .running(let continuation, let task) = state.phase else { return nil }
+            continuation.finish()
+            state.phase = .shutDown(task)
+            return task
+        }
+        owner?.cancel()
+    }
+
+    private func childEnded(_ id: ChildID) {
+        _ = state.withLock { $0.live.removeValue(forKey: id) }
+        changes.notify()
+    }
+
+    /// The owner task: every job becomes a child of one discarding task group, which ends once the
+    /// stream is finished and every child has ended. It captures the stream only, never a
+    /// session, so a session nobody holds any more is freed.
+    private static func startOwner(_ stream: AsyncStream<Job>) -> Task<Void, Never> {
+        Task {
+            await withDiscardingTaskGroup { group in
+                for await job in stream {
+                    group.addTask { await job() }
+                }
+            }
+        }
+    }
+
+}
+
+/// Lets one child of the owner be cancelled on its own, synchronously.
+///
+/// The work runs in a task the group's child holds and awaits (the only way to cancel one member
+/// of a task group on its own): cancelling the handle cancels that task at once, and cancelling
+/// the group (shutdown) reaches it through the child's cancellation handler. The task never
+/// outlives the child that awaits it.
+final class ChildHandle: Sendable {
+    private enum Slot {
+        case notStarted(cancelled: Bool)
+        case running(Task<Void, Never>)
+        case ended
+    }
+
+    private let slot = Locked(Slot.notStarted(cancelled: false))
+
+    /// Runs `work` to its end, or until ``cancel()`` or the calling task's cancellation.
+    func run(_ work: @escaping @Sendable () async -> Void) async {
+        let task: Task<Void, Never>? = slot.withLock { slot in
+            guard case .notStarted(false) = slot else { return nil }
+            let task = Task { await work() }
+            slot = .running(task)
+            return task
+        }
+        guard let task else { return }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        slot.withLock { $0 = .ended }
+    }
+
+    /// Cancels the work now (or before it starts).
+    func cancel() {
+        let task: Task<Void, Never>? = slot.withLock { slot in
+            switch slot {
+            case .notStarted: slot = .notStarted(cancelled: true)
+            case .running(let task): return task
+            case .ended: break
+            }
+            return nil
+        }
+        task?.cancel()
+    }
+}
+
+/// Something tasks can wait for the end of (an exchange, a reset), without holding a task.
+final class Completion: Sendable {
+    private struct State {
+        var done = false
+        var waiters: [UInt64: UnsafeContinuation<Void, Never>] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+
+    /// Marks it ended; every wait returns, now and later.
+    func complete() {
+        let waiters = state.withLock { state in
+            state.done = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits until ``complete()``, or until the calling task is cancelled (only this wait ends).
+    func wait() async {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state in
+                    if state.done || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+}
