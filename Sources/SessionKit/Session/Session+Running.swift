@@ -13,7 +13,13 @@ extension Session {
             guard let actions = step(&core.machine) else { return (false, false) }
             return (true, core.enqueue(actions))
         }
-        if mustPerform { performPending() }
+        if mustPerform {
+            performPending()
+        } else if stepped {
+            // A step with nothing to perform may still have changed what a test waits on (a
+            // caller now waits in the machine); the performer notifies after its own batches.
+            changes.notify()
+        }
         return stepped
     }
 
@@ -23,7 +29,7 @@ extension Session {
             let (value, actions) = step(&core.machine)
             return (value, core.enqueue(actions))
         }
-        if mustPerform { performPending() }
+        if mustPerform { performPending() } else { changes.notify() }
         return value
     }
 

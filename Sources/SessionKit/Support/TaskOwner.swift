@@ -167,8 +167,11 @@ final class ChildHandle: Sendable {
     /// Runs `work` to its end, or until ``cancel()`` or the calling task's cancellation.
     func run(_ work: @escaping @Sendable () async -> Void) async {
         let task: Task<Void, Never>? = slot.withLock { slot in
-            guard case .notStarted(false) = slot else { return nil }
+            guard case .notStarted(let cancelled) = slot else { return nil }
             let task = Task { await work() }
+            // Cancelled before it started: the work still runs, cancelled, so it can report back
+            // (a refresh its order's end, a timer nothing) like work cancelled while it runs.
+            if cancelled { task.cancel() }
             slot = .running(task)
             return task
         }
