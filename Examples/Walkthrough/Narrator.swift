@@ -52,6 +52,8 @@ final class Narrator: Sendable {
             note("event: callback refused (\(refusal))", at: nil)
         case .credentialStoreFallback(let reason):
             note("event: credentials kept in files (\(reason))", at: nil)
+        case .credentialStoreLocked:
+            note("event: the device is locked; the credentials cannot be read yet", at: nil)
         case .sessionFailed:
             note("event: the session stopped after an internal inconsistency", at: nil)
         }

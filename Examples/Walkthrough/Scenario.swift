@@ -14,6 +14,7 @@ struct Scenario: Sendable {
         happyPath, concurrentRefresh, tamperedRefresh, outageSignOut, accountDeletion, deletionRefused, keyRotation, handoffTimeout,
         restoreAfterRelaunch, offlineLaunch, offlineExpired, accessGranted, accessDeclined, accessDeclinedBridged, accessRetryLater,
         accessClosed, credentialImport, importVersion, importPartial, stepUp, deviceSignIn, providerLogout, highAssuranceAction,
+        relaunchMidSignOutOffline, refreshAfter401,
     ]
 
     static let happyPath = Scenario(name: "happy-path", summary: "sign in → active → refresh → sign out") { env, say in
@@ -159,18 +160,23 @@ struct Scenario: Sendable {
     ) { env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
-        env.clock.advance(by: .seconds(3570))
-        env.provider.script(.connectionFailure, on: .token, times: 3)
-        say.note("relaunched with no network; the access token is valid for 30 s more", at: env.clock.wallClockNow())
+        env.clock.advance(by: .seconds(3510))
+        // The first attempt waits for its 30 s deadline, so nothing it does can come before the
+        // launch's own line; the next two cannot connect.
+        env.provider.script(.timeout, on: .token)
+        env.provider.script(.connectionFailure, on: .token, times: 2)
+        say.note("relaunched with no network; the access token is valid for 90 s more", at: env.clock.wallClockNow())
         let relaunched = await env.relaunch()
         relaunched.addObserver { say.event($0) }
         let stage = try await relaunched.restore()
         say.note("restore() returned at once: \(stage)", at: env.clock.wallClockNow())
+        await env.clock.waitForSleepers(count: 1)
+        env.clock.advance(by: .seconds(30))
         await env.waitUntil { env.retries.count == 1 }
         _ = try await relaunched.validAccessToken()
         say.note("validAccessToken() handed out the still-valid token while the refresh backs off", at: env.clock.wallClockNow())
         await env.clock.waitForSleepers(count: 1)
-        env.clock.advance(by: .seconds(31))
+        env.clock.advance(by: .seconds(61))
         await env.waitUntil { env.retries.count == 2 }
         let caller = Task { try await relaunched.validAccessToken() }
         await env.waitUntil { relaunched.waitingCallerCount == 1 }

@@ -14,7 +14,7 @@ enum LifecycleLoop {
         var ending: Ending = try options.integer("seed", default: 0) % 2 == 0 ? .signOut : .deleteAccount
         let session = try await ToolSession.make(options).session
         do {
-            let stage = try await session.restore()
+            let stage = try await session.restoreAndSettle()
             ToolOutput.emit("restored \(stage)")
         } catch {
             ToolOutput.emit("error restore \(error.toolCode)")

@@ -10,7 +10,7 @@ enum RefreshLoop {
         let session = tool.session
         var summary = Summary(refreshes: count)
         do {
-            let stage = try await session.restore()
+            let stage = try await session.restoreAndSettle()
             ToolOutput.emit("restored \(stage)")
         } catch {
             ToolOutput.emit("error \(error.toolCode)")

@@ -42,3 +42,23 @@ struct ToolSession {
         return ToolSession(session: session, transport: transport)
     }
 }
+
+extension Session {
+    /// `restore()`, then the end of what it resumed in the background (a journaled sign-out or
+    /// deletion, a due or incomplete session's refresh): the stage the launch settled in, `active`
+    /// or `signedOut`.
+    func restoreAndSettle() async throws(SessionError) -> SessionStage {
+        // Subscribed first, so no transition after the restore is missed.
+        let events = events()
+        let stage = try await restore()
+        guard stage != .active && stage != .signedOut else { return stage }
+        for await event in events {
+            if case .transition(let transition) = event, transition.reason != .current,
+                transition.to == .active || transition.to == .signedOut
+            {
+                return transition.to
+            }
+        }
+        return self.stage
+    }
+}

@@ -26,6 +26,19 @@ let provider: ProviderConfiguration = {
 /// The app's own request to its API.
 @MainActor var request = URLRequest(url: URL(string: "https://api.example.com/me")!)
 
+/// The app's own API client.
+struct AppAPI {
+    /// Sends `request` with `token` as its bearer token; answers the HTTP status.
+    func status(of request: URLRequest, bearer token: AccessToken) async throws -> Int {
+        var authorized = request
+        authorized.setValue("Bearer \(token.secret.value)", forHTTPHeaderField: "Authorization")
+        return authorized.value(forHTTPHeaderField: "Authorization") == nil ? 500 : 200
+    }
+}
+
+/// The app's API.
+let api = AppAPI()
+
 /// A URL the app was opened with.
 let url = URL(string: "com.example.app://oauth/callback?code=c&state=s")!
 

@@ -36,14 +36,16 @@ public final class SessionModel {
     public private(set) var lastError: SessionModelError?
 
     @ObservationIgnored private let operations: Operations
+    /// The session's events, posted where they happen and applied here, on the main actor.
+    @ObservationIgnored private let mailbox = SessionModelMailbox()
     @ObservationIgnored private nonisolated let follower = Locked<Task<Void, Never>?>(nil)
-    @ObservationIgnored private var isFollowing = false
-    @ObservationIgnored private var followingWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// What the model asks of the session.
     private struct Operations: Sendable {
-        var events: @Sendable () async -> AsyncStream<SessionEvent>
-        var identity: @Sendable () async -> SessionIdentity?
+        var stage: @Sendable () -> SessionStage
+        var identity: @Sendable () -> SessionIdentity?
+        var stopObserving: @Sendable () -> Void
+        var changed: @Sendable () -> Void
         var signIn: @Sendable () async throws(SessionError) -> Void
         var signInWithOptions: @Sendable (AuthorizationRequestOptions) async throws(SessionError) -> Void
         var signInWithDeviceCode: @Sendable () async throws(SessionError) -> Void
@@ -52,32 +54,43 @@ public final class SessionModel {
         var deleteAccount: @Sendable () async throws(SessionError) -> Void
     }
 
-    /// Creates a model that follows `session` from its current stage on.
+    /// Creates a model that shows `session` as it is now and follows it from here on.
     ///
-    /// The subscription completes shortly after, on the main actor; until the first event arrives
-    /// the model shows a signed-out session.
+    /// The model is in step with its own calls: when ``signIn()``, ``signOut()``,
+    /// ``deleteAccount()``, ``restore()`` (or any other call through the model) returns, it
+    /// already shows the outcome, ``lastError`` included. A change made through the session
+    /// directly shows once the session reports it, on the main actor's next turn.
     public init(session: Session) {
+        let mailbox = self.mailbox
+        // Every event from here on is posted, in order, on the thread that performs the
+        // session's actions, before any caller the same step answers is resumed.
+        let observer = session.observe { event in mailbox.post(event) }
         operations = Operations(
-            events: { session.events() }, identity: { session.identity },
+            stage: { session.stage }, identity: { session.identity }, stopObserving: { session.removeObserver(observer) },
+            changed: { session.changes.notify() },
             signIn: { () async throws(SessionError) in _ = try await session.signIn() },
             signInWithOptions: { options async throws(SessionError) in _ = try await session.signIn(options: options) },
             signInWithDeviceCode: { () async throws(SessionError) in _ = try await session.signInWithDeviceCode() },
             restore: { () async throws(SessionError) in _ = try await session.restore() },
             signOut: { () async throws(SessionError) in try await session.signOut() },
             deleteAccount: { () async throws(SessionError) in try await session.deleteAccount() })
-        let events = operations.events
-        let task = Task { [weak self] in
-            let stream = await events()
-            self?.startedFollowing()
-            for await event in stream {
+        show(operations.stage())
+        // The one task of the model: it brings events posted elsewhere to the main actor. An
+        // observer is called synchronously on the session's thread, so the hop needs a task of
+        // its own; it holds the model weakly and ends with it.
+        let wakeups = mailbox.wakeups
+        let task = Task { @MainActor [weak self] in
+            for await _ in wakeups {
                 guard let self else { return }
-                await self.apply(event)
+                self.catchUp()
             }
         }
         follower.withLock { $0 = task }
     }
 
     deinit {
+        operations.stopObserving()
+        mailbox.close()
         follower.withLock { $0 }?.cancel()
     }
 
@@ -124,9 +137,11 @@ public final class SessionModel {
         clearError()
         do {
             try await call()
+            catchUp()
         } catch {
-            // A failure the session also reports as a transition arrives through the events, in
-            // order; recording it here as well could bring it back after clearError().
+            // The events the call caused were posted before it returned: applied now, the model
+            // shows the outcome, a failure the session reported as a transition included.
+            catchUp()
             if Self.hasNoEvent(error) { lastError = .call(error) }
         }
     }
@@ -146,43 +161,43 @@ public final class SessionModel {
 
     // MARK: Events
 
-    /// Returns once the model is subscribed to the session's events: from then on it sees every
-    /// change, where before it would see only the stage current at subscription.
-    func waitUntilFollowing() async {
-        guard !isFollowing else { return }
-        await withCheckedContinuation { followingWaiters.append($0) }
+    /// Applies every event posted since the last call, in order, then tells the session's change
+    /// feed (a test kit's wait on a model property wakes on it).
+    private func catchUp() {
+        let events = mailbox.take()
+        guard !events.isEmpty else { return }
+        for event in events { apply(event) }
+        operations.changed()
     }
 
-    private func startedFollowing() {
-        isFollowing = true
-        for waiter in followingWaiters { waiter.resume() }
-        followingWaiters.removeAll()
+    /// Shows `stage`, and whom the session concerns in it.
+    private func show(_ stage: SessionStage) {
+        if self.stage != stage { self.stage = stage }
+        let signedIn = stage == .active || stage == .refreshing
+        if isSignedIn != signedIn { isSignedIn = signedIn }
+        let pending: PendingOperation? =
+            switch stage {
+            case .revoking: .signOut
+            case .disconnecting: .deleteAccount
+            default: nil
+            }
+        if pendingOperation != pending { pendingOperation = pending }
+        switch stage {
+        case .active, .refreshing, .revoking, .disconnecting:
+            refreshIdentity()
+        case .signedOut, .handoff, .verifying:
+            if identity != nil { identity = nil }
+        }
     }
 
-    private func apply(_ event: SessionEvent) async {
+    private func apply(_ event: SessionEvent) {
         switch event {
         case .transition(let transition):
-            let stage = transition.to
-            if self.stage != stage { self.stage = stage }
-            let signedIn = stage == .active || stage == .refreshing
-            if isSignedIn != signedIn { isSignedIn = signedIn }
-            let pending: PendingOperation? =
-                switch stage {
-                case .revoking: .signOut
-                case .disconnecting: .deleteAccount
-                default: nil
-                }
-            if pendingOperation != pending { pendingOperation = pending }
+            show(transition.to)
             if SessionModelError.isWorthShowing(transition.reason) { lastError = .session(transition.reason) }
-            switch stage {
-            case .active, .refreshing, .revoking, .disconnecting:
-                await refreshIdentity()
-            case .signedOut, .handoff, .verifying:
-                if identity != nil { identity = nil }
-            }
         case .subjectChanged, .anonymousUserPromoted:
-            await refreshIdentity()
-        case .deleteUserData, .deferredRevocationCompleted, .callbackRefused, .credentialStoreFallback,
+            refreshIdentity()
+        case .deleteUserData, .deferredRevocationCompleted, .callbackRefused, .credentialStoreFallback, .credentialStoreLocked,
             .sessionFailed:
             // A failed session also reports its transition, whose reason is worth showing.
             break
@@ -198,10 +213,39 @@ public final class SessionModel {
         }
     }
 
-    private func refreshIdentity() async {
+    private func refreshIdentity() {
         // The session hands out its identity only while it holds verified tokens; during a
         // sign-out or deletion the model keeps showing whom it concerns.
-        guard let current = await operations.identity() else { return }
+        guard let current = operations.identity() else { return }
         if identity != current { identity = current }
+    }
+}
+
+/// Where a session's observer posts events for a ``SessionModel`` to apply on the main actor.
+final class SessionModelMailbox: Sendable {
+    private let events = Locked<[SessionEvent]>([])
+    private let wakeup: AsyncStream<Void>.Continuation
+    /// One element whenever events wait to be applied (at most one is buffered).
+    let wakeups: AsyncStream<Void>
+
+    init() {
+        (wakeups, wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func post(_ event: SessionEvent) {
+        events.withLock { $0.append(event) }
+        wakeup.yield()
+    }
+
+    /// Every event posted and not taken yet, in order.
+    func take() -> [SessionEvent] {
+        events.withLock { events in
+            defer { events.removeAll() }
+            return events
+        }
+    }
+
+    func close() {
+        wakeup.finish()
     }
 }

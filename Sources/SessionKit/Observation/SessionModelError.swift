@@ -18,7 +18,8 @@ public enum SessionModelError: Error, Sendable, Equatable, CustomStringConvertib
             .storedSessionNotRestored, .anotherAccountInStore, .sessionExpired, .deviceCodeExpired, .deviceSignInFailed,
             .internalFailure:
             true
-        case .current, .signInRequested, .callbackReceived, .verified, .refreshed, .handoffCancelled, .tokenDue, .refreshRequested,
+        case .current, .signInRequested, .callbackReceived, .verified, .refreshed, .refreshedIdentityKept, .handoffCancelled, .tokenDue,
+            .refreshRequested,
             .restoring, .nothingStored, .refreshFailedTransiently, .signOutRequested, .accountDeletionRequested,
             .resumingPendingOperation, .retrying, .revocationConfirmed, .accountDeleted, .revocationDeferred, .restored, .restoredDue,
             .deviceSignInRequested, .deviceCodeIssued, .devicePollDeferred, .deviceSignInApproved, .identifiedByUserInfo,

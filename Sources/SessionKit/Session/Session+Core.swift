@@ -27,6 +27,7 @@ extension Session {
         private var subscribers: [UInt64: Subscriber] = [:]
         private var observers: [Observer] = []
         private var nextSubscriber: UInt64 = 0
+        private var nextObserver: UInt64 = 0
 
         struct Subscriber: Sendable {
             var continuation: AsyncStream<SessionEvent>.Continuation
@@ -37,6 +38,7 @@ extension Session {
         struct Observer: Sendable {
             var call: @Sendable (SessionEvent) -> Void
             var from: UInt64
+            var id: UInt64
         }
 
         init(machine: Machine, random: AnyRandomNumberGenerator) {
@@ -75,8 +77,15 @@ extension Session {
             subscribers[id] = nil
         }
 
-        mutating func addObserver(_ observer: @escaping @Sendable (SessionEvent) -> Void) {
-            observers.append(Observer(call: observer, from: produced))
+        @discardableResult
+        mutating func addObserver(_ observer: @escaping @Sendable (SessionEvent) -> Void) -> UInt64 {
+            nextObserver += 1
+            observers.append(Observer(call: observer, from: produced, id: nextObserver))
+            return nextObserver
+        }
+
+        mutating func removeObserver(_ id: UInt64) {
+            observers.removeAll { $0.id == id }
         }
 
         /// Who hears of the event at action `index`.

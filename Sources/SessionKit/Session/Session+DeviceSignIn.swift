@@ -27,7 +27,7 @@ extension Session {
         let result = await suspend { machine, id, waiter in machine.deviceSignIn(id: id, waiter: waiter) }
         switch result {
         case .tokens(let tokens): return tokens.identity
-        case .done: throw .cancelled
+        case .done, .restored: throw .cancelled
         case .failed(let error): throw error
         }
     }

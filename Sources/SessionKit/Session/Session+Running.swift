@@ -77,7 +77,9 @@ extension Session {
         case .verifyDeviceTokens(let response, let generation):
             owner.spawn { await self.verifyDeviceSignIn(response, generation: generation) }
         case .refresh(let order):
-            let child = owner.spawn(cancellable: true) { await self.runRefresh(order) }
+            let child = owner.spawn(cancellable: true) {
+                await self.inBackgroundTask("SessionKit refresh") { await self.runRefresh(order) }
+            }
             core.withLock { $0.refresh = child }
         case .cancelRefresh:
             // The provider may already have rotated the token; the sign-out revokes what the store holds.
@@ -89,17 +91,32 @@ extension Session {
         case .discardLateTokens(let tokens):
             owner.spawn { await self.discardLate(tokens) }
         case .revoke(let generation, let attempt):
-            owner.spawn { await self.runRevoke(generation: generation, attempt: attempt) }
+            owner.spawn {
+                await self.inBackgroundTask("SessionKit sign-out") { await self.runRevoke(generation: generation, attempt: attempt) }
+            }
         case .disconnect(let generation, let attempt):
-            owner.spawn { await self.runDisconnect(generation: generation, attempt: attempt) }
+            owner.spawn {
+                await self.inBackgroundTask("SessionKit account deletion") {
+                    await self.runDisconnect(generation: generation, attempt: attempt)
+                }
+            }
         case .deferRevocation:
             owner.spawn { await self.deferCurrentRevocation() }
         case .revokeQueued(let attempt):
-            owner.spawn { await self.revokeFirstQueued(attempt: attempt) }
+            owner.spawn {
+                await self.inBackgroundTask("SessionKit revocation") { await self.revokeFirstQueued(attempt: attempt) }
+            }
         }
     }
 
     // MARK: - Shared actions
+
+    /// Runs one attempt inside a background task when the configuration has a provider (iOS), so
+    /// a rotated token or a journal is made durable before the app is suspended.
+    private func inBackgroundTask(_ name: String, _ work: () async -> Void) async {
+        guard let tasks = configuration.backgroundTasks else { return await work() }
+        await tasks.withBackgroundTask(named: name, work)
+    }
 
     private func publish(_ event: SessionEvent, index: UInt64) {
         let (observers, streams) = core.withLock { $0.audience(of: index) }

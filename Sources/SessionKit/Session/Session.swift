@@ -144,6 +144,10 @@ public final class Session: Sendable {
         configure: @Sendable (inout SessionConfiguration) -> Void = { _ in }
     ) {
         var configuration = SessionConfiguration(provider: provider)
+        #if canImport(UIKit) && !os(watchOS)
+            configuration.backgroundTasks = SystemBackgroundTasks()
+            configuration.protectedData = SystemProtectedData()
+        #endif
         configure(&configuration)
         let clock = ContinuousClock()
         self.init(
@@ -215,7 +219,18 @@ public final class Session: Sendable {
     /// relative to the app's own calls. The observer must return quickly and must not call back
     /// into the session.
     public func addObserver(_ observer: @escaping @Sendable (SessionEvent) -> Void) {
+        _ = core.withLock { $0.addObserver(observer) }
+    }
+
+    /// Like ``addObserver(_:)``, for an observer that goes away before the session: returns the
+    /// id ``removeObserver(_:)`` takes.
+    package func observe(_ observer: @escaping @Sendable (SessionEvent) -> Void) -> UInt64 {
         core.withLock { $0.addObserver(observer) }
+    }
+
+    /// Stops calling the observer ``observe(_:)`` returned `id` for.
+    package func removeObserver(_ id: UInt64) {
+        core.withLock { $0.removeObserver(id) }
     }
 
     // MARK: - Signing in
@@ -244,7 +259,7 @@ public final class Session: Sendable {
         let result = await suspend { machine, id, waiter in machine.signIn(attempt, id: id, waiter: waiter) }
         switch result {
         case .tokens(let tokens): return tokens.identity
-        case .done: throw .cancelled
+        case .done, .restored: throw .cancelled
         case .failed(let error): throw error
         }
     }
@@ -264,8 +279,9 @@ public final class Session: Sendable {
     // MARK: - Tokens
 
     /// A valid access token: the current one, or the result of a refresh when it is due within the
-    /// lead time. Concurrent callers share one refresh; a refreshed token is handed out only after
-    /// its id_token was verified.
+    /// lead time ("current or fresh"). Concurrent callers share one refresh; a refreshed token is
+    /// handed out only after its id_token was verified. While a refresh that failed in a way that
+    /// may pass backs off, the current token is handed out until it really expires.
     ///
     /// A fresh token is returned on the caller's own executor after one read under the session's
     /// lock; a caller joining a refresh in flight waits in the machine, which it reaches under the
@@ -305,36 +321,82 @@ public final class Session: Sendable {
         return try outcome.result.get()
     }
 
-    /// Refreshes now, whatever the expiry (joining a refresh already in flight).
+    /// A token newer than the one held when it was called, or the reason there is none.
+    ///
+    /// Refreshes now, whatever the expiry; if callers already wait on a refresh in flight (or one
+    /// backing off), it joins that one. It never hands back the token held before: a failure
+    /// that may pass throws a transient error once the retry policy gives up, a refusal that keeps
+    /// the session (403, 404) throws a refused one, and a rejected refresh token ends the session
+    /// and throws ``SessionError/refreshTokenRejected``. Use it when the app's own API refused the
+    /// current token:
+    ///
+    /// ```swift
+    /// var token = try await session.validAccessToken()
+    /// var response = try await api.send(request, bearer: token)
+    /// if response.status == 401 {
+    ///     // The API refused this token before its expiry: ask for a newer one, once.
+    ///     token = try await session.refresh()
+    ///     response = try await api.send(request, bearer: token)
+    /// }
+    /// ```
     @discardableResult
     public func refresh() async throws(SessionError) -> AccessToken {
         try await waitForTokens(force: true)
     }
 
-    /// At cold launch: resumes a journaled sign-out or deletion, or signs in from the stored,
-    /// verified session without the network (offline-first). A due access token is refreshed in
-    /// the background; while that fails in a way that may pass, the person stays signed in and
-    /// ``validAccessToken()`` throws a transient error. Returns the stage reached.
+    /// At cold launch: signs in from the stored, verified session without the network
+    /// (offline-first), or resumes a journaled sign-out or deletion. It never waits for the
+    /// network: it returns at once with the stage it restored into (`active`, `refreshing` for a
+    /// due token, `revoking` or `disconnecting` for a journaled operation, `signedOut`). What
+    /// happens next runs in the background and is told through ``events()``: a due access token
+    /// is refreshed (while that fails in a way that may pass, the person stays signed in and
+    /// ``validAccessToken()`` throws a transient error); a journaled sign-out or deletion retries
+    /// until the provider confirms, then moves to `signedOut`.
     ///
     /// A session written for another issuer or client is left alone and not restored
     /// (``SessionError/storedSessionForeign(_:)``).
     @discardableResult
     public func restore() async throws(SessionError) -> SessionStage {
-        let record: CredentialRecord
         await reportStoreFallback()
-        do {
-            record = try await store.load()
-        } catch {
-            throw .storage(error)
-        }
+        let record = try await loadAtLaunch()
         if !record.pendingRevocations.isEmpty { revocationsQueued() }
         let verifier = self.verifier
         let plan = RestorePlan(
             record: record, issuer: configuration.provider.issuer, clientID: configuration.provider.clientID, tokens: verifier.restored)
         let now = wallClock()
         let result = await suspend { machine, id, waiter in machine.restoreLoaded(plan, now: now, id: id, waiter: waiter) }
-        if case .failed(let error) = result { throw error }
-        return stage
+        switch result {
+        case .restored(let restored): return restored
+        case .failed(let error): throw error
+        case .tokens, .done: return stage
+        }
+    }
+
+    /// Reads the store at launch. A locked device is not "signed out": with a protected-data
+    /// source the read waits for the unlock, without one it throws a transient error; both tell
+    /// the app.
+    private func loadAtLaunch() async throws(SessionError) -> CredentialRecord {
+        let protectedData = configuration.protectedData
+        if let protectedData, !(await protectedData.isAvailable()) {
+            modify { $0.credentialStoreLocked() }
+            await protectedData.waitUntilAvailable()
+            if Task.isCancelled { throw .cancelled }
+        }
+        do {
+            return try await store.load()
+        } catch .locked(let why) {
+            modify { $0.credentialStoreLocked() }
+            guard let protectedData else { throw .storage(.locked(why)) }
+            await protectedData.waitUntilAvailable()
+            if Task.isCancelled { throw .cancelled }
+            do {
+                return try await store.load()
+            } catch {
+                throw .storage(error)
+            }
+        } catch {
+            throw .storage(error)
+        }
     }
 
     // MARK: - Ending

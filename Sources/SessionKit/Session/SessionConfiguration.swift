@@ -47,6 +47,17 @@ public struct SessionConfiguration: Sendable {
     /// one comes, is still verified in full. Such a session needs ``requireIDTokenOnRefresh`` off
     /// (the default) when the provider's refreshes bring none either.
     public var requireIDTokenForDeviceSignIn = true
+    /// Where the session asks for background time around each refresh and each revocation or
+    /// disconnect attempt. `Session(provider:presenter:)` uses `SystemBackgroundTasks` on iOS;
+    /// `nil` (elsewhere) asks for none.
+    public var backgroundTasks: (any BackgroundTaskProvider)?
+    /// Whether protected data can be read. With a source, ``Session/restore()`` waits for it when
+    /// the device is locked (before the first unlock, during prewarm) instead of failing;
+    /// `Session(provider:presenter:)` uses `SystemProtectedData` on iOS. Without one, a locked
+    /// store makes ``Session/restore()`` throw `SessionError.storage(.locked)`, a transient error
+    /// the app retries once the device is unlocked; either way the app is told through
+    /// ``SessionEvent/credentialStoreLocked``.
+    public var protectedData: (any ProtectedDataAvailability)?
 
     /// Creates a configuration with the defaults above.
     public init(provider: ProviderConfiguration) {

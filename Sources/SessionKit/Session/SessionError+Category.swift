@@ -11,8 +11,9 @@ extension SessionError {
         case operationInProgress
         /// The person, the presenter or the app ended the operation.
         case cancelled
-        /// The provider refused a server-first operation, or its answer was not accepted (a UserInfo
-        /// `sub` mismatch); nothing was changed locally.
+        /// The provider refused a request in a way waiting will not change (a 403 or 404 to a
+        /// refresh, a server-first operation refused), or its answer was not accepted (a UserInfo
+        /// `sub` mismatch); nothing was changed locally, and a signed-in session stays signed in.
         case refused
         /// The provider does not offer the operation.
         case unsupported
@@ -31,7 +32,9 @@ extension SessionError {
         case .sessionExpired, .deviceCodeExpired:
             .signInRequired
         case .provider(let error):
-            error.isTransient ? .transient : .signInRequired
+            // A provider error that ends a session arrives as another case (refreshTokenRejected,
+            // verificationFailed): this one kept the session, or left a sign-in where it was.
+            error.isTransient ? .transient : .refused
         case .presentationFailed:
             .signInRequired
         case .signInInProgress, .alreadySignedIn, .invalidRequestOptions:
@@ -44,6 +47,9 @@ extension SessionError {
             .refused
         case .unsupported:
             .unsupported
+        case .storage(.locked):
+            // The device is locked: the session is there, readable once it is unlocked.
+            .transient
         case .storage:
             .storage
         case .randomSourceFailed, .sessionFailed:

@@ -31,7 +31,7 @@ final class TokenOutcome: Sendable {
     convenience init(_ result: WaiterResult<VerifiedTokens>) {
         switch result {
         case .tokens(let tokens): self.init(.success(tokens.token))
-        case .done: self.init(.failure(.notSignedIn))
+        case .done, .restored: self.init(.failure(.notSignedIn))
         case .failed(let error): self.init(.failure(error))
         }
     }

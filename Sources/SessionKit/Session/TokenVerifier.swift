@@ -80,6 +80,8 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
     let identity: SessionIdentity
     /// The stored rotation counter this token set corresponds to.
     let rotation: UInt64
+    /// `false` for a refresh whose answer carried no id_token (the identity was kept).
+    let carriesNewIDToken: Bool
 
     var subject: String { identity.effectiveSubject }
     var linkedSubjects: [String] { identity.linkedSubjects }
@@ -89,7 +91,7 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
 
     fileprivate init(
         accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret?, idToken: Secret?, identity: SessionIdentity,
-        rotation: UInt64
+        rotation: UInt64, carriesNewIDToken: Bool = true
     ) {
         self.accessToken = accessToken
         self.token = AccessToken(secret: accessToken, expiresAt: accessTokenExpiresAt)
@@ -98,6 +100,7 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
         self.idToken = idToken
         self.identity = identity
         self.rotation = rotation
+        self.carriesNewIDToken = carriesNewIDToken
     }
 
     /// The record that makes this token set durable.
@@ -210,7 +213,7 @@ struct TokenVerifier: Sendable {
         }
         return VerifiedTokens(
             accessToken: response.accessToken, accessTokenExpiresAt: expiry(of: response, now: now), refreshToken: refreshToken,
-            idToken: idToken, identity: identity, rotation: previous.rotation + 1)
+            idToken: idToken, identity: identity, rotation: previous.rotation + 1, carriesNewIDToken: verified != nil)
     }
 
     /// Adopts a token set another process stored after verifying it, when it still names the

@@ -16,6 +16,9 @@ protocol MachineTokens: Sendable {
     /// Whether a verified id_token vouches for the identity (not a UserInfo answer, see
     /// `SessionConfiguration.requireIDTokenForDeviceSignIn`).
     var isVerifiedByIDToken: Bool { get }
+    /// Whether a refresh that produced this set brought a new, verified id_token; `false` when the
+    /// provider sent none and the identity was kept from the session before.
+    var carriesNewIDToken: Bool { get }
 }
 
 extension MachineTokens {
@@ -27,4 +30,6 @@ extension MachineTokens {
     var canRefresh: Bool { true }
     /// An id_token vouches unless the token set says otherwise.
     var isVerifiedByIDToken: Bool { true }
+    /// A new id_token came unless the token set says otherwise.
+    var carriesNewIDToken: Bool { true }
 }

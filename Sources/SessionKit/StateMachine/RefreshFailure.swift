@@ -2,8 +2,11 @@
 enum RefreshFailure: Sendable, Equatable {
     /// May pass; `retryIn` is the backoff delay, or `nil` when the retry policy gave up.
     case transient(SessionError, retryIn: Duration?)
-    /// The session is over: refresh token refused, id_token rejected, store failed.
+    /// The session is over: id_token rejected, store failed.
     case permanent(SessionError)
+    /// The session is over: the provider refused the refresh token; `answer` says how (status,
+    /// error code or "empty body"), never a value.
+    case rejected(answer: String)
     /// The refresh procedure found itself inconsistent (a bug in SessionKit): the session stops.
     case inconsistent(String)
 }
@@ -22,7 +25,7 @@ extension RefreshFailure {
         switch outcome {
         case .refreshed: return nil
         case .notSignedIn: self = .permanent(.notSignedIn)
-        case .refreshTokenRejected: self = .permanent(.refreshTokenRejected)
+        case .refreshTokenRejected(let refusal): self = .rejected(answer: refusal.answerSummary)
         case .idTokenRejected(let failure): self = .permanent(.verificationFailed(failure))
         case .storageFailed(let error): self = .permanent(.storage(error))
         case .anotherAccount: self = .permanent(.anotherAccountInStore)
@@ -67,4 +70,17 @@ enum ServerOperationFailure: Sendable, Equatable {
     case storage(CredentialStoreError)
     /// The procedure found itself inconsistent (a bug in SessionKit): the session stops.
     case inconsistent(String)
+}
+
+extension ProviderError {
+    /// What the provider answered, for a reason: status and error code, or the status and
+    /// "empty body" / "no error code"; never the body itself.
+    var answerSummary: String {
+        switch self {
+        case .http(let status, let error?, _, _): "\(status) \(error)"
+        case .http(let status, nil, _, let excerpt) where excerpt.isEmpty: "\(status), empty body"
+        case .http(let status, nil, _, _): "\(status), no error code"
+        case .transport, .invalidResponse: summary
+        }
+    }
 }

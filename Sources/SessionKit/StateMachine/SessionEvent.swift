@@ -42,6 +42,11 @@ public enum SessionEvent: Sendable, Hashable {
     /// (no keyring on the session bus, libsecret missing). Published by `restore()` at launch for
     /// the platform store `Session(provider:presenter:)` picks; show it or log it.
     case credentialStoreFallback(reason: String)
+    /// At launch the credential store could not be read because the device is locked (before
+    /// its first unlock, or while the system prewarms the app): not "signed out". ``Session/restore()``
+    /// waits for protected data when the configuration has a source, and otherwise throws
+    /// `SessionError.storage(.locked)`; call it again once the device is unlocked.
+    case credentialStoreLocked
     /// The session found itself in an inconsistent state (a bug in SessionKit) and stopped: every
     /// call fails with `SessionError.sessionFailed`. The stored credentials are untouched, so a
     /// new session restores them.

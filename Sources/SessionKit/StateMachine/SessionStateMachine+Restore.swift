@@ -6,24 +6,32 @@ extension SessionStateMachine {
         [.emit(.credentialStoreFallback(reason: reason))]
     }
 
+    /// `restore()` found the store locked (protected data not available yet).
+    mutating func credentialStoreLocked() -> [Action] {
+        [.emit(.credentialStoreLocked)]
+    }
+
     /// `restore()` loaded the store.
     ///
-    /// Offline-first (DESIGN invariant 8): a stored, verified session is signed in at once, with no
-    /// network request while its access token is not due. A due one is refreshed in the background
-    /// from the stored tokens, so a failure that may pass keeps the person signed in.
+    /// A launch never waits for the network: the caller is answered at once, in every case, with
+    /// the stage the session was restored into. Offline-first (DESIGN invariant 8): a stored,
+    /// verified session is signed in at once, with no network request while its access token is
+    /// not due. A due one is refreshed in the background from the stored tokens, so a failure that
+    /// may pass keeps the person signed in. A journaled sign-out or deletion resumes in the
+    /// background (`revoking`, `disconnecting`), and its end is told through events.
     mutating func restoreLoaded(_ plan: RestorePlan<Tokens>, now: Date, id: WaiterID, waiter: Waiter) -> [Action] {
         switch state {
         case .signedOut:
             break
         case .handoff, .verifying, .active, .refreshing, .revoking, .disconnecting:
             // Already running (a second restore, or sign-in first): nothing to restore.
-            return [.resume([waiter], .done)]
+            return [.resume([waiter], .restored(stage))]
         case .modifying, .stopped:
             return outOfService(waiter: waiter)
         }
         switch plan {
         case .nothing:
-            return [.transition(from: .signedOut, to: .signedOut, reason: .nothingStored), .resume([waiter], .done)]
+            return [.transition(from: .signedOut, to: .signedOut, reason: .nothingStored), .resume([waiter], .restored(.signedOut))]
         case .session(let tokens)
         where !tokens.canRefresh && configuration.timing.isExpired(expiresAt: tokens.accessTokenExpiresAt, now: now):
             // No refresh token, and the access token is gone: the session is over, nothing to try.
@@ -37,21 +45,24 @@ extension SessionStateMachine {
                 state = .active(Active(tokens: tokens))
                 return [
                     .transition(from: .signedOut, to: .active, reason: .restored(subject: tokens.subject)),
-                    .resume([waiter], .tokens(tokens)),
+                    .resume([waiter], .restored(.active)),
                 ]
             }
             state = .refreshing(Refreshing(previous: tokens, waiters: WaiterList(), attempt: 1, retryTimer: nil))
             let remaining = configuration.timing.secondsLeft(until: tokens.accessTokenExpiresAt, now: now)
             return [
                 .transition(from: .signedOut, to: .refreshing, reason: .restoredDue(subject: tokens.subject, inSeconds: remaining)),
-                .resume([waiter], .tokens(tokens)),
+                .resume([waiter], .restored(.refreshing)),
                 .refresh(RefreshOrder(generation: generation, attempt: 1, previous: tokens)),
             ]
         case .incompleteSession:
             generation += 1
-            state = .refreshing(Refreshing(previous: nil, waiters: WaiterList(id, waiter), attempt: 1, retryTimer: nil))
+            // Nothing verified to hand out yet: the refresh runs in the background, and callers of
+            // validAccessToken() join it.
+            state = .refreshing(Refreshing(previous: nil, waiters: WaiterList(), attempt: 1, retryTimer: nil))
             return [
                 .transition(from: .signedOut, to: .refreshing, reason: .restoring),
+                .resume([waiter], .restored(.refreshing)),
                 .refresh(RefreshOrder(generation: generation, attempt: 1, previous: nil)),
             ]
         case .foreignSession(let why):
@@ -62,16 +73,18 @@ extension SessionStateMachine {
             ]
         case .pending(.signOut):
             generation += 1
-            state = .revoking(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter)))
+            state = .revoking(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList()))
             return [
                 .transition(from: .signedOut, to: .revoking, reason: .resumingPendingOperation),
+                .resume([waiter], .restored(.revoking)),
                 .revoke(generation: generation, attempt: 1),
             ]
         case .pending(.deleteAccount):
             generation += 1
-            state = .disconnecting(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList(id, waiter)))
+            state = .disconnecting(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList()))
             return [
                 .transition(from: .signedOut, to: .disconnecting, reason: .resumingPendingOperation),
+                .resume([waiter], .restored(.disconnecting)),
                 .disconnect(generation: generation, attempt: 1),
             ]
         }

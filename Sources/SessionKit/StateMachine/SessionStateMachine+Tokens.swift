@@ -41,14 +41,25 @@ extension SessionStateMachine {
             if !force && !isDue(active.tokens, now: now) {
                 return [.resume([waiter], .tokens(active.tokens))]
             }
-            state = .refreshing(Refreshing(previous: active.tokens, waiters: WaiterList(id, waiter), attempt: 1, retryTimer: nil))
+            state = .refreshing(
+                Refreshing(previous: active.tokens, waiters: WaiterList(id, waiter), attempt: 1, retryTimer: nil, forced: force ? [id] : [])
+            )
             let remaining = configuration.timing.secondsLeft(until: active.tokens.accessTokenExpiresAt, now: now)
             let reason: TransitionReason = force ? .refreshRequested : .tokenDue(inSeconds: remaining, callers: 1)
             return [
                 .transition(from: .active, to: .refreshing, reason: reason),
                 .refresh(RefreshOrder(generation: generation, attempt: 1, previous: active.tokens)),
             ]
-        case .refreshing(let refreshing):
+        case .refreshing(var refreshing):
+            if force {
+                // refresh() wants a token newer than the one held: it joins the refresh in
+                // flight (or backing off), and is never handed the previous token.
+                state = .modifying
+                refreshing.waiters.append(id, waiter)
+                refreshing.forced.insert(id)
+                state = .refreshing(refreshing)
+                return []
+            }
             if let previous = stillValid(refreshing, now: now) {
                 return [.resume([waiter], .tokens(previous))]
             }
@@ -116,7 +127,13 @@ extension SessionStateMachine {
             }
         }
         let reason: TransitionReason =
-            refreshing.previous == nil ? .verified(subject: tokens.subject) : .refreshed(callers: refreshing.waiters.count)
+            if refreshing.previous == nil {
+                .verified(subject: tokens.subject)
+            } else if tokens.carriesNewIDToken {
+                .refreshed(callers: refreshing.waiters.count)
+            } else {
+                .refreshedIdentityKept(callers: refreshing.waiters.count)
+            }
         actions.append(.transition(from: .refreshing, to: .active, reason: reason))
         actions.append(.resume(refreshing.waiters.ordered, .tokens(tokens)))
         return actions
@@ -148,10 +165,10 @@ extension SessionStateMachine {
                 .startTimer(timer, after: retryIn),
             ]
             if let previous = refreshing.previous, !configuration.timing.isExpired(expiresAt: previous.accessTokenExpiresAt, now: now),
-                !refreshing.waiters.isEmpty
+                refreshing.waiters.count > refreshing.forced.count
             {
-                actions.append(.resume(refreshing.waiters.ordered, .tokens(previous)))
-                refreshing.waiters = WaiterList()
+                // refresh()'s callers stay for the retry: they asked for a newer token.
+                actions.append(.resume(refreshing.takeUnforced(), .tokens(previous)))
             }
             state = .refreshing(refreshing)
             return actions
@@ -161,13 +178,19 @@ extension SessionStateMachine {
             let waiters = refreshing.waiters.ordered
             if let previous = refreshing.previous {
                 state = .active(Active(tokens: previous))
-                return [
-                    .transition(from: .refreshing, to: .active, reason: .refreshFailedTransiently(Self.describe(error))),
-                    .resume(
-                        waiters,
-                        configuration.timing.isExpired(expiresAt: previous.accessTokenExpiresAt, now: now)
-                            ? .failed(error) : .tokens(previous)),
+                var actions: [Action] = [
+                    .transition(from: .refreshing, to: .active, reason: .refreshFailedTransiently(Self.describe(error)))
                 ]
+                if configuration.timing.isExpired(expiresAt: previous.accessTokenExpiresAt, now: now) {
+                    actions.append(.resume(waiters, .failed(error)))
+                } else {
+                    // The current token for those content with it; refresh()'s callers asked for
+                    // a newer one, and are told why there is none.
+                    let content = refreshing.takeUnforced()
+                    if !content.isEmpty { actions.append(.resume(content, .tokens(previous))) }
+                    if !refreshing.waiters.isEmpty { actions.append(.resume(refreshing.waiters.ordered, .failed(error))) }
+                }
+                return actions
             }
             // A restore that could not reach the provider: nothing verified to show, nothing wiped.
             self.generation += 1
@@ -182,6 +205,13 @@ extension SessionStateMachine {
             return [
                 .transition(from: .refreshing, to: .signedOut, reason: Self.reason(for: error)),
                 .resume(refreshing.waiters.ordered, .failed(error)),
+            ]
+        case .rejected(let answer):
+            self.generation += 1
+            state = .signedOut
+            return [
+                .transition(from: .refreshing, to: .signedOut, reason: .refreshRejected(answer)),
+                .resume(refreshing.waiters.ordered, .failed(.refreshTokenRejected)),
             ]
         }
     }

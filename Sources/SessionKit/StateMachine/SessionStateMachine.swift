@@ -42,6 +42,24 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         var waiters: WaiterList<Waiter>
         var attempt: Int
         var retryTimer: TimerID?
+        /// The callers of `refresh()` among `waiters`: they asked for a newer token, so the
+        /// previous one is never handed to them; only the refresh's result or its failure is.
+        var forced: Set<WaiterID> = []
+
+        /// Removes and returns the callers content with the current token (not ``forced``).
+        mutating func takeUnforced() -> [Waiter] {
+            if forced.isEmpty {
+                defer { waiters = WaiterList() }
+                return waiters.ordered
+            }
+            var kept = WaiterList<Waiter>()
+            var taken: [Waiter] = []
+            for (id, waiter) in waiters.entries {
+                if forced.contains(id) { kept.append(id, waiter) } else { taken.append(waiter) }
+            }
+            waiters = kept
+            return taken
+        }
     }
 
     struct ServerOperation {

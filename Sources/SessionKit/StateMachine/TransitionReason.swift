@@ -12,6 +12,8 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
     case verified(subject: String)
     /// A refresh was verified and handed to the callers waiting for it.
     case refreshed(callers: Int)
+    /// A refresh answer without an id_token was accepted: the identity is the one verified before.
+    case refreshedIdentityKept(callers: Int)
     /// The handoff did not answer in time.
     case handoffTimedOut
     /// The person closed the handoff without choosing, or the app cancelled it.
@@ -42,7 +44,8 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
     case nothingStored
     /// A refresh failed in a way that may pass (network, 5xx, 429); the session keeps its tokens.
     case refreshFailedTransiently(String)
-    /// The provider refused the refresh token (`invalid_grant`): the session is over.
+    /// The provider refused the refresh token: the session is over. Carries what it answered
+    /// (status and error code, or "empty body"), never a value.
     case refreshRejected(String)
     /// The credential store failed; the session cannot keep its promises durably.
     case storageFailed(String)
@@ -103,6 +106,8 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
         case .callbackReceived: "callback received; exchanging code"
         case .verified(let subject): "id_token verified; sub \(subject)"
         case .refreshed(let callers): "refresh verified; \(callers) caller\(callers == 1 ? "" : "s") served"
+        case .refreshedIdentityKept(let callers):
+            "refreshed without an id_token, identity kept; \(callers) caller\(callers == 1 ? "" : "s") served"
         case .handoffTimedOut: "handoff timed out"
         case .handoffCancelled: "handoff cancelled"
         case .authorizationDenied(let error): "authorization denied: \(error)"

@@ -111,6 +111,9 @@ public enum CredentialStoreError: Error, Sendable, Equatable {
     case ioFailure(String)
     /// The cross-process lease could not be taken.
     case leaseUnavailable(String)
+    /// The device is locked (before its first unlock, or while the system prewarms the app):
+    /// protected data cannot be read yet. Nothing is lost; try again once it is unlocked.
+    case locked(String)
 }
 
 /// Durable storage for a session's credentials and its journal.

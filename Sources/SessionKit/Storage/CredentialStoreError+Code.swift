@@ -8,6 +8,7 @@ extension CredentialStoreError {
         case .noSpace: "no_space"
         case .ioFailure: "io_failure"
         case .leaseUnavailable: "lease_unavailable"
+        case .locked: "locked"
         }
     }
 }

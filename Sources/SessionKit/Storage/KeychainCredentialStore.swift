@@ -221,8 +221,10 @@
             let text = (SecCopyErrorMessageString(status, nil) as String?) ?? "OSStatus \(status)"
             let message = "Keychain \(operation): \(text)"
             switch status {
-            case errSecInteractionNotAllowed, errSecMissingEntitlement, errSecAuthFailed, errSecWrPerm,
-                errSecNoAccessForItem:
+            case errSecInteractionNotAllowed:
+                // Before the first unlock, or during prewarm: the item is there, just not readable yet.
+                return .locked(message)
+            case errSecMissingEntitlement, errSecAuthFailed, errSecWrPerm, errSecNoAccessForItem:
                 return .permissionDenied(message)
             case errSecDiskFull:
                 return .noSpace

@@ -179,13 +179,16 @@ final class CrashRig: Sendable {
     }
 
     /// The first stage the session reaches (or is in) that no background work will leave.
-    private static func settledStage(of session: Session) async -> SessionStage? {
-        for await event in session.events() {
-            if case .transition(let transition) = event, transition.to == .signedOut || transition.to == .active {
-                return transition.to
-            }
+    /// The stage `events` settle in (`signedOut` or `active`), and the status of a deletion the
+    /// provider refused on the way.
+    private static func settle(_ events: AsyncStream<SessionEvent>) async -> (SessionStage?, refusal: Int?) {
+        var refusal: Int?
+        for await event in events {
+            guard case .transition(let transition) = event, transition.reason != .current else { continue }
+            if case .accountDeletionRefused(let status) = transition.reason { refusal = status }
+            if transition.to == .signedOut || transition.to == .active { return (transition.to, refusal) }
         }
-        return nil
+        return (nil, refusal)
     }
 
     /// How many chains the provider revoked because a retired refresh token came back.
@@ -210,20 +213,29 @@ final class CrashRig: Sendable {
         let session = makeSession()
         let recovery: Recovery
         if let operation = record.pendingOperation {
+            // A launch never waits: restore() answers with the resumed stage at once, and the
+            // operation's end arrives as transitions, watched from before the restore.
+            let events = session.events()
+            let resumed: SessionStage = operation == .signOut ? .revoking : .disconnecting
             do {
                 let stage = try await session.restore()
-                guard stage == .signedOut else { return .lost("the journaled \(operation) ended \(stage)") }
-            } catch .accountDeletionRefused(status: 401)
-                where operation == .deleteAccount && record.session.map({ !provider.isRefreshTokenActive($0.refreshToken) }) == true
-            {
-                // The session then restores what it kept, meets the revoked refresh token and signs out.
-                guard await Self.settledStage(of: session) == .signedOut, let after = try? await store.load(),
-                    after.session == nil, after.pendingOperation == nil
+                guard stage == resumed else { return .lost("the journaled \(operation) restored into \(stage)") }
+            } catch {
+                return .lost("the journaled \(operation) could not be resumed: \(error)")
+            }
+            let (settled, refusal) = await Self.settle(events)
+            if let refusal {
+                // Refused on resume: only after the provider had disconnected (its refresh token is
+                // gone), so the session restores what it kept, meets the revoked refresh token and
+                // signs out.
+                guard refusal == 401, operation == .deleteAccount,
+                    record.session.map({ !provider.isRefreshTokenActive($0.refreshToken) }) == true
+                else { return .lost("the journaled \(operation) was refused (\(refusal))") }
+                guard settled == .signedOut, let after = try? await store.load(), after.session == nil, after.pendingOperation == nil
                 else { return .lost("a session the provider disconnected stayed") }
                 return .deletionRefusedAfterDisconnect
-            } catch {
-                return .lost("the journaled \(operation) did not complete: \(error)")
             }
+            guard settled == .signedOut else { return .lost("the journaled \(operation) ended \(settled.map { "\($0)" } ?? "nowhere")") }
             guard let after = try? await store.load(), after.session == nil, after.pendingOperation == nil else {
                 return .lost("the journaled \(operation) left credentials or its journal behind")
             }

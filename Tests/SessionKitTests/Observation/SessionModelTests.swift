@@ -10,11 +10,9 @@ import Testing
 @MainActor
 @Suite(.timeLimit(.minutes(1)))
 struct SessionModelTests {
-    /// A model subscribed to `env`'s session, so it sees every event from here on.
+    /// A model of `env`'s session: it follows every event from its creation on.
     private func following(_ env: SimulatedSessionEnvironment) async -> SessionModel {
-        let model = SessionModel(session: env.session)
-        await model.waitUntilFollowing()
-        return model
+        SessionModel(session: env.session)
     }
 
     @Test func signingInChangesIsSignedInStageAndIdentity() async throws {

@@ -169,7 +169,7 @@ struct SessionRefreshFaultTests {
             h.steps == Step.signIn() + [
                 Self.due,
                 .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "timed out")),
-                .move(.refreshing, .signedOut, .refreshRejected("invalid_grant")),
+                .move(.refreshing, .signedOut, .refreshRejected("400 invalid_grant")),
             ])
         // The provider processed the first refresh (the rotated token never arrived), then saw the
         // old token replayed and revoked the whole chain.
@@ -190,7 +190,7 @@ struct SessionRefreshFaultTests {
         let result = await caller.value
 
         #expect(result.error == .refreshTokenRejected)
-        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .signedOut, .refreshRejected("invalid_grant"))])
+        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .signedOut, .refreshRejected("400 invalid_grant"))])
         #expect(h.store.record.session == nil)
         #expect(h.store.record.pendingOperation == nil)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
@@ -202,20 +202,22 @@ struct SessionRefreshFaultTests {
     @Test(
         "any 400 or 401 to a refresh ends the session once, whatever its body (RFC 6749 §5.2 bent or not)",
         arguments: [
-            (SimulatedProviderFault.rawAnswer(status: 400, body: ""), 400),
-            (.rawAnswer(status: 400, body: "<html>Bad Request</html>"), 400),
-            (.rawAnswer(status: 400, body: #"{"error":"something_new"}"#), 400),
-            (.unauthorized, 401),
-            (.rawAnswer(status: 401, body: ""), 401),
+            (SimulatedProviderFault.rawAnswer(status: 400, body: ""), "400, empty body"),
+            (.rawAnswer(status: 400, body: "<html>Bad Request</html>"), "400, no error code"),
+            (.rawAnswer(status: 400, body: #"{"error":"something_new"}"#), "400 something_new"),
+            (.rawAnswer(status: 400, body: #"{"error":"invalid_request"}"#), "400 invalid_request"),
+            (.unauthorized, "401 invalid_client"),
+            (.rawAnswer(status: 401, body: ""), "401, empty body"),
         ])
-    func clientErrorEndsTheSession(fault: SimulatedProviderFault, status: Int) async throws {
+    func clientErrorEndsTheSession(fault: SimulatedProviderFault, answer: String) async throws {
         let h = try SessionHarness()
         let (_, caller) = try await dueRefresh(h, fault)
         let result = await caller.value
 
         #expect(result.error == .refreshTokenRejected)
         #expect(result.error?.requiresSignIn == true)
-        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .signedOut, .refreshRejected("invalid_grant"))])
+        // The reason names what the provider answered, not what it might have meant.
+        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .signedOut, .refreshRejected(answer))])
         #expect(h.store.record.session == nil)
         // The dead token is presented once: no retry loop.
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)

@@ -513,6 +513,7 @@ struct MachineScript: CustomStringConvertible {
         switch result {
         case .tokens(let tokens): "tokens(\(tokens.name))"
         case .done: "done"
+        case .restored(let stage): "restored(\(stage))"
         case .failed(let error): "failed(\(describe(error)))"
         }
     }
@@ -575,6 +576,7 @@ struct MachineScript: CustomStringConvertible {
         case .providerLogout(let outcome): "providerLogout(\(outcome))"
         case .callbackRefused(let refusal): "callbackRefused(\(refusal))"
         case .credentialStoreFallback(let reason): "credentialStoreFallback(\(reason))"
+        case .credentialStoreLocked: "credentialStoreLocked"
         case .sessionFailed: "sessionFailed"
         }
     }

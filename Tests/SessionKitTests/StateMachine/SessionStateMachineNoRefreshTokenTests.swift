@@ -39,7 +39,7 @@ extension StateMachineTests {
             #expect(
                 m.refreshFailed(.permanent(.sessionExpired)) == [
                     "transition(refreshing→signedOut: access token expired; no refresh token: sign in again)",
-                    "resume([93], failed(sessionExpired))",
+                    "resume([], failed(sessionExpired))",
                 ])
         }
 
@@ -48,7 +48,7 @@ extension StateMachineTests {
             #expect(
                 lasting.restore(.session(Script.tokens("S", expiresIn: 30, refreshable: false)), waiter: 1) == [
                     "transition(signedOut→active: restored from the store; sub alice)",
-                    "resume([1], tokens(S))",
+                    "resume([1], restored(active))",
                 ])
             var expired = Script.makeSignedOut()
             #expect(

@@ -12,7 +12,7 @@ extension StateMachineTests {
             #expect(
                 m.restore(.nothing, waiter: 1) == [
                     "transition(signedOut→signedOut: nothing stored)",
-                    "resume([1], done)",
+                    "resume([1], restored(signedOut))",
                 ])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 0)
@@ -23,7 +23,7 @@ extension StateMachineTests {
             #expect(
                 m.restore(.session(Script.tokens("S", expiresIn: 3000)), waiter: 1) == [
                     "transition(signedOut→active: restored from the store; sub alice)",
-                    "resume([1], tokens(S))",
+                    "resume([1], restored(active))",
                 ])
             #expect(m.stage == .active)
             #expect(m.freshTokens() == Script.tokens("S", expiresIn: 3000))
@@ -34,7 +34,7 @@ extension StateMachineTests {
             #expect(
                 m.restore(.session(Script.tokens("S", expiresIn: 30)), waiter: 1) == [
                     "transition(signedOut→refreshing: restored from the store; sub alice; token due in 30s)",
-                    "resume([1], tokens(S))",
+                    "resume([1], restored(refreshing))",
                     "refresh(gen 1)",
                 ])
             // A caller during the first attempt waits for it.
@@ -84,9 +84,11 @@ extension StateMachineTests {
 
         @Test func anIncompleteStoredSessionIsRefreshedAndVerifiedBeforeUse() {
             var m = Script.makeSignedOut()
+            // The launch does not wait for the refresh: restore() is answered at once.
             #expect(
                 m.restore(.incompleteSession, waiter: 1) == [
                     "transition(signedOut→refreshing: restoring from stored refresh token)",
+                    "resume([1], restored(refreshing))",
                     "refresh(gen 1, restoring)",
                 ])
             #expect(m.freshTokens() == nil)
@@ -94,7 +96,7 @@ extension StateMachineTests {
             #expect(
                 m.refreshSucceeded(Script.tokens("A")) == [
                     "transition(refreshing→active: id_token verified; sub alice)",
-                    "resume([1,2], tokens(A))",
+                    "resume([2], tokens(A))",
                 ])
             #expect(m.stage == .active)
         }
@@ -114,7 +116,7 @@ extension StateMachineTests {
             #expect(
                 m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: nil)) == [
                     "transition(refreshing→signedOut: refresh failed, tokens kept: timed out)",
-                    "resume([93], failed(provider(timed out)))",
+                    "resume([], failed(provider(timed out)))",
                 ])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 2)
@@ -123,9 +125,9 @@ extension StateMachineTests {
         @Test func restoreWithARejectedRefreshTokenEndsSignedOut() {
             var m = Script.makeRestoring()
             #expect(
-                m.refreshFailed(.permanent(.refreshTokenRejected)) == [
-                    "transition(refreshing→signedOut: refresh rejected: invalid_grant)",
-                    "resume([93], failed(refreshTokenRejected))",
+                m.refreshFailed(.rejected(answer: "400 invalid_grant")) == [
+                    "transition(refreshing→signedOut: refresh rejected: 400 invalid_grant)",
+                    "resume([], failed(refreshTokenRejected))",
                 ])
         }
 
@@ -134,13 +136,14 @@ extension StateMachineTests {
             #expect(
                 m.restore(.pending(.signOut), waiter: 1) == [
                     "transition(signedOut→revoking: resuming journaled operation)",
+                    "resume([1], restored(revoking))",
                     "revoke(gen 1, attempt 1)",
                 ])
             #expect(m.tokenRequested(waiter: 2) == ["resume([2], failed(signOutInProgress))"])
             #expect(
                 m.serverConfirmed() == [
                     "transition(revoking→signedOut: revocation confirmed; local credentials wiped)",
-                    "resume([1], done)",
+                    "resume([], done)",
                 ])
         }
 
@@ -149,13 +152,14 @@ extension StateMachineTests {
             #expect(
                 m.restore(.pending(.deleteAccount), waiter: 1) == [
                     "transition(signedOut→disconnecting: resuming journaled operation)",
+                    "resume([1], restored(disconnecting))",
                     "disconnect(gen 1, attempt 1)",
                 ])
             #expect(
                 m.serverConfirmed(subject: "alice") == [
                     "transition(disconnecting→signedOut: disconnect confirmed; credentials and device key wiped)",
                     "emit(deleteUserData(alice))",
-                    "resume([1], done)",
+                    "resume([], done)",
                 ])
         }
 
@@ -166,7 +170,7 @@ extension StateMachineTests {
             #expect(
                 m.serverFailed(.refused(status: 403)) == [
                     "transition(disconnecting→refreshing: disconnect refused (403); credentials kept)",
-                    "resume([1], failed(accountDeletionRefused(403)))",
+                    "resume([], failed(accountDeletionRefused(403)))",
                     "refresh(gen 1, restoring)",
                 ])
             #expect(m.stage == .refreshing)
@@ -179,7 +183,7 @@ extension StateMachineTests {
             #expect(
                 m.signIn(attempt: 1, waiter: 2) == [
                     "deferRevocation",
-                    "resume([1], done)",
+                    "resume([], done)",
                     "transition(revoking→signedOut: new sign-in; old refresh token revoked in the background)",
                     "transition(signedOut→handoff: sign-in requested)",
                     "present(state-1, gen 2)",
@@ -193,15 +197,15 @@ extension StateMachineTests {
         ])
         func restoreWhileRunningRestoresNothing(plan: RestorePlan<ScriptTokens>) {
             var m = Script.makeActive()
-            #expect(m.restore(plan, waiter: 1) == ["resume([1], done)"])
+            #expect(m.restore(plan, waiter: 1) == ["resume([1], restored(active))"])
             #expect(m.stage == .active)
             #expect(m.generation == 1)
         }
 
         @Test func secondRestoreWhileRestoringRestoresNothing() {
             var m = Script.makeRestoring()
-            #expect(m.restore(.session(Script.tokens("S")), waiter: 1) == ["resume([1], done)"])
-            #expect(m.waiting == [Script.restoreCaller])
+            #expect(m.restore(.session(Script.tokens("S")), waiter: 1) == ["resume([1], restored(refreshing))"])
+            #expect(m.waiting == [])
         }
     }
 }

@@ -78,7 +78,7 @@ extension StateMachineTests {
                         #expect(transitions.isEmpty, context)
                         for action in script.lastActions {
                             switch action {
-                            case .resume(_, .done), .discardLateTokens, .emit(.callbackRefused):
+                            case .resume(_, .done), .resume(_, .restored), .discardLateTokens, .emit(.callbackRefused):
                                 break
                             default:
                                 Issue.record("an ignored event acted: \(Script.line(action)); \(context.rawValue)")

@@ -1,0 +1,107 @@
+import Foundation
+import SessionKit
+import SessionKitTesting
+import Testing
+
+/// Every error a refresh, an account deletion and a launch can throw, against the stage the
+/// session is left in: `requiresSignIn` only once the session has ended (or never began), and an
+/// error that leaves it signed in is transient, refused or misuse.
+@Suite("Error categories agree with the stage")
+struct SessionErrorStageAgreementTests {
+    /// Why `error` does not fit `stage`, or `nil` when it does.
+    static func disagreement(_ error: SessionError, stage: SessionStage) -> String? {
+        let signedIn = stage == .active || stage == .refreshing
+        if error.requiresSignIn && stage != .signedOut {
+            return "\(error.code) asks for sign-in while the session is \(stage)"
+        }
+        if signedIn && ![.transient, .refused, .misuse].contains(error.category) {
+            return "\(error.code) (\(error.category)) while the session is still \(stage)"
+        }
+        return nil
+    }
+
+    static let refreshFaults: [SimulatedProviderFault] = [
+        .connectionFailure, .serverError(status: 503), .serverError(status: 500),
+        .rateLimited(retryAfterSeconds: 5), .invalidGrant, .unauthorized, .forbidden, .notFound, .malformedJSON,
+        .rawAnswer(status: 400, body: ""), .rawAnswer(status: 400, body: #"{"error":"invalid_request"}"#),
+        .rawAnswer(status: 409, body: #"{"error":"conflict"}"#), .tamperedIDToken(.badSignature),
+        .tamperedIDToken(.subject("mallory")), .tamperedIDToken(.expired),
+    ]
+
+    enum Caller: String, CaseIterable, Sendable {
+        case validAccessToken, refresh
+    }
+
+    @Test("a refresh's every failure, through either call, agrees with the stage after it", arguments: refreshFaults, Caller.allCases)
+    func refreshFailures(fault: SimulatedProviderFault, caller: Caller) async throws {
+        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        let signedIn = try await h.signIn()
+        // At expiry, so a failure cannot be answered with the current token.
+        h.clock.advance(by: .seconds(3600))
+        h.provider.script(fault, on: .token)
+        let session = h.session
+        let result = await SessionCallResult { () async throws(SessionError) in
+            switch caller {
+            case .validAccessToken: try await session.validAccessToken()
+            case .refresh: try await session.refresh()
+            }
+        }
+        let error = try #require(result.error, "\(fault) through \(caller) did not fail")
+        #expect(Self.disagreement(error, stage: session.stage) == nil, "\(fault) through \(caller)")
+        if error.category == .refused {
+            #expect(session.stage == .active, "a refusal keeps the session")
+            #expect(h.store.record.session?.refreshToken == signedIn.refreshToken)
+        }
+        if error.requiresSignIn { #expect(session.stage == .signedOut) }
+    }
+
+    @Test("a 403 or 404 to a refresh is a refusal: the session stays, and the next call tries again", arguments: [403, 404])
+    func forbiddenAndNotFoundAreRefusals(status: Int) async throws {
+        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        _ = try await h.signIn()
+        h.clock.advance(by: .seconds(3600))
+        h.provider.script(status == 403 ? .forbidden : .notFound, on: .token)
+        let error = try #require(await SessionCallResult { () async throws(SessionError) in try await h.session.validAccessToken() }.error)
+        #expect(error.category == .refused)
+        #expect(!error.requiresSignIn)
+        #expect(error.code == "provider.http_\(status)")
+        #expect(h.session.stage == .active)
+        // Following the error's advice (try again later) works; signing in would be misuse.
+        await #expect(throws: SessionError.alreadySignedIn) { try await h.session.signIn() }
+        #expect(try await h.session.validAccessToken().secret == h.store.record.session?.accessToken)
+    }
+
+    @Test(
+        "an account deletion's every failure agrees with the stage after it",
+        arguments: [SimulatedProviderFault.unauthorized, .forbidden, .rawAnswer(status: 409, body: #"{"error":"conflict"}"#)])
+    func deletionFailures(fault: SimulatedProviderFault) async throws {
+        let h = try SessionHarness()
+        _ = try await h.signIn()
+        h.provider.script(fault, on: .disconnect)
+        let error = try #require(await SessionCallResult { () async throws(SessionError) in try await h.session.deleteAccount() }.error)
+        #expect(Self.disagreement(error, stage: h.session.stage) == nil, "\(fault)")
+        #expect(h.session.stage == .active)
+    }
+
+    @Test("a call the stage does not allow is misuse while signed in, never a reason to sign in")
+    func misuseWhileSignedIn() async throws {
+        let h = try SessionHarness()
+        _ = try await h.signIn()
+        let error = try #require(await SessionCallResult { () async throws(SessionError) in try await h.session.signIn() }.error)
+        #expect(Self.disagreement(error, stage: h.session.stage) == nil)
+        #expect(error.isMisuse)
+    }
+
+    @Test("a launch's failures agree with the stage: a foreign store leaves it signed out and asks for sign-in")
+    func restoreFailures() async throws {
+        let h = try SessionHarness()
+        var foreign = try await h.signIn()
+        foreign.audience = ["another-client"]
+        h.store.replaceRecord(CredentialRecord(session: foreign))
+        let relaunched = await h.relaunch()
+        let error = try #require(await SessionCallResult { () async throws(SessionError) in try await relaunched.restore() }.error)
+        #expect(Self.disagreement(error, stage: relaunched.stage) == nil)
+        #expect(relaunched.stage == .signedOut)
+        #expect(error.requiresSignIn)
+    }
+}
