@@ -24,7 +24,6 @@ extension Scenario {
         env.provider.clearScriptedFaults()
         env.provider.script(.timeout, on: .revocation)
         let relaunched = await env.relaunch()
-        relaunched.addObserver { say.event($0) }
         let stage = try await relaunched.restore()
         say.note("restore() returned at once: \(stage)", at: env.clock.wallClockNow())
         if case .failure(let error) = await Result(catching: { try await relaunched.validAccessToken() }) {
@@ -36,7 +35,10 @@ extension Scenario {
         await env.clock.waitForSleepers(count: 1)
         say.note("the network is back", at: env.clock.wallClockNow())
         env.clock.advanceToNextDeadline()
-        await env.waitUntil { relaunched.stage == .signedOut }
+        await env.waitForEvent { event in
+            if case .transition(let transition) = event { return transition.reason == .revocationConfirmed }
+            return false
+        }
         say.note(
             "the journaled sign-out finished in the background; stored credentials: \(env.store.record.isEmpty ? "none" : "some")",
             at: env.clock.wallClockNow())

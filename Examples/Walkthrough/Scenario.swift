@@ -65,7 +65,8 @@ struct Scenario: Sendable {
         } catch {
             say.note("validAccessToken() threw \(error); no token from that response was handed out", at: env.clock.wallClockNow())
         }
-        await env.waitUntil { env.store.record.pendingRevocations.isEmpty }
+        // The queue is empty and its last confirmation told: no task of the session is left.
+        await env.waitUntil { env.store.record.pendingRevocations.isEmpty && env.session.liveTaskCount == 0 }
         // Say only what the provider confirmed.
         let confirmed = env.deferredRevocations
         say.note(
@@ -98,7 +99,8 @@ struct Scenario: Sendable {
         try await env.session.signIn()
         say.note("app calls deleteAccount()", at: env.clock.wallClockNow())
         try await env.session.deleteAccount()
-        await env.waitUntil { env.store.record.pendingRevocations.isEmpty }
+        // The queue is empty and its last confirmation told: no task of the session is left.
+        await env.waitUntil { env.store.record.pendingRevocations.isEmpty && env.session.liveTaskCount == 0 }
         say.note(
             "device credential \(env.store.device == nil ? "reset" : "kept"); refresh token revoked: \(env.provider.activeGrantCount == 0)",
             at: env.clock.wallClockNow())
@@ -148,7 +150,6 @@ struct Scenario: Sendable {
         say.note("the app is killed and relaunched; a new Session opens the same store", at: env.clock.wallClockNow())
         let before = env.provider.requestLog.count
         let relaunched = await env.relaunch()
-        relaunched.addObserver { say.event($0) }
         let stage = try await relaunched.restore()
         say.note(
             "restore() reached \(stage) with \(env.provider.requestLog.count - before) requests to the provider",
@@ -160,14 +161,13 @@ struct Scenario: Sendable {
     ) { env, say in
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
-        env.clock.advance(by: .seconds(3510))
+        env.clock.advance(by: .seconds(3550))
         // The first attempt waits for its 30 s deadline, so nothing it does can come before the
         // launch's own line; the next two cannot connect.
         env.provider.script(.timeout, on: .token)
         env.provider.script(.connectionFailure, on: .token, times: 2)
-        say.note("relaunched with no network; the access token is valid for 90 s more", at: env.clock.wallClockNow())
+        say.note("relaunched with no network; the access token is valid for 50 s more", at: env.clock.wallClockNow())
         let relaunched = await env.relaunch()
-        relaunched.addObserver { say.event($0) }
         let stage = try await relaunched.restore()
         say.note("restore() returned at once: \(stage)", at: env.clock.wallClockNow())
         await env.clock.waitForSleepers(count: 1)
@@ -176,7 +176,7 @@ struct Scenario: Sendable {
         _ = try await relaunched.validAccessToken()
         say.note("validAccessToken() handed out the still-valid token while the refresh backs off", at: env.clock.wallClockNow())
         await env.clock.waitForSleepers(count: 1)
-        env.clock.advance(by: .seconds(61))
+        env.clock.advance(by: .seconds(21))
         await env.waitUntil { env.retries.count == 2 }
         let caller = Task { try await relaunched.validAccessToken() }
         await env.waitUntil { relaunched.waitingCallerCount == 1 }
@@ -197,13 +197,16 @@ struct Scenario: Sendable {
         env.presenter.enqueue(.approve(subject: "alice"))
         try await env.session.signIn()
         env.clock.advance(by: .seconds(7200))
-        env.provider.script(.connectionFailure, on: .token, times: 3)
+        // The first attempt waits for its 30 s deadline, so it cannot overtake the launch's line.
+        env.provider.script(.timeout, on: .token)
+        env.provider.script(.connectionFailure, on: .token, times: 2)
         say.note("relaunched with no network; the access token expired an hour ago", at: env.clock.wallClockNow())
         let relaunched = await env.relaunch()
-        relaunched.addObserver { say.event($0) }
         let stage = try await relaunched.restore()
         say.note("restore() returned at once: \(stage)", at: env.clock.wallClockNow())
         let caller = Task { try await relaunched.validAccessToken() }
+        await env.waitUntil { relaunched.waitingCallerCount == 1 }
+        await env.advanceToNextSleeper()
         await env.advanceToNextSleeper()
         await env.advanceToNextSleeper()
         if case .failure(let error as SessionError) = await Result(catching: { try await caller.value }) {

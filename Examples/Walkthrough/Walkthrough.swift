@@ -58,8 +58,9 @@ struct Walkthrough {
                 let env = try SimulatedSessionEnvironment(configure: scenario.configure)
                 let narrator = Narrator(json: json, epoch: env.clock.wallClockNow())
                 narrator.begin(scenario.name, summary: scenario.summary)
-                await env.startRecording()
-                env.session.addObserver { narrator.event($0) }
+                // The narrator sees every event (of relaunched sessions too) before a wait on it
+                // returns, so a scenario's notes never overtake the events they follow.
+                await env.startRecording { narrator.event($0) }
                 try await scenario.run(env, narrator)
             } catch {
                 FileHandle.standardError.write(Data("walkthrough: scenario \(scenario.name) failed: \(error)\n".utf8))

@@ -89,25 +89,31 @@ public final class SimulatedSessionEnvironment: Sendable {
     public func relaunch() async -> Session {
         let relaunched = Self.makeSession(configuration, provider: provider, presenter: presenter, store: store, clock: clock, seed: seed)
         signal.watch(relaunched.changes)
-        if log.isRecording {
-            let log = self.log
-            let signal = self.signal
-            relaunched.addObserver { event in
-                log.append(event)
-                signal.notify()
-            }
-        }
+        if log.isRecording { record(relaunched) }
         return relaunched
     }
 
     // MARK: - Recording
 
     /// Starts recording the session's events into ``events``. Call once, before the scenario.
-    public func startRecording() async {
+    ///
+    /// `observer` (a narrator, a logger) sees each event first, this session's and every
+    /// ``relaunch()``ed one's, before it is recorded and the waits wake: a wait on a recorded
+    /// event returns only after the observer has seen it, so what a scenario prints after a wait
+    /// always comes after the event.
+    public func startRecording(observer: (@Sendable (SessionEvent) -> Void)? = nil) async {
+        log.isRecording = true
+        log.observer = observer
+        record(session)
+    }
+
+    /// Sends `session`'s events to the observer, the log and the waits, in that order.
+    private func record(_ session: Session) {
         let log = self.log
         let signal = self.signal
-        log.isRecording = true
+        let observer = log.observer
         session.addObserver { event in
+            observer?(event)
             log.append(event)
             signal.notify()
         }
@@ -203,6 +209,7 @@ private final class EventLog: Sendable {
     private struct State {
         var events: [SessionEvent] = []
         var isRecording = false
+        var observer: (@Sendable (SessionEvent) -> Void)?
     }
 
     private let storage = Locked(State())
@@ -218,6 +225,11 @@ private final class EventLog: Sendable {
     var isRecording: Bool {
         get { storage.withLock { $0.isRecording } }
         set { storage.withLock { $0.isRecording = newValue } }
+    }
+
+    var observer: (@Sendable (SessionEvent) -> Void)? {
+        get { storage.withLock { $0.observer } }
+        set { storage.withLock { $0.observer = newValue } }
     }
 
     func clear() {

@@ -74,7 +74,7 @@ struct LoopbackPresenterTests {
     }
 
     @Test func aFixedPortAndAnotherCallbackPathAndPageAreUsed() async throws {
-        let port = try LoopbackHTTPServer.unusedPort()
+        let port = try LoopbackHTTPServer.unusedPort(in: 23_500..<23_600)
         let (opener, opened) = Fixture.browser()
         let presenter = LoopbackPresenter(port: port, callbackPath: "/done", opener: opener, completionPage: "<p>custom page</p>")
         let presenting = Fixture.presenting(presenter)

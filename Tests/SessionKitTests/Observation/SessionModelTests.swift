@@ -212,6 +212,69 @@ struct SessionModelTests {
         #expect(model.isSignedIn && model.stage == .active && model.identity?.subject == "bob")
     }
 
+    // MARK: In step with its calls
+
+    @Test func whenSignInReturnsTheModelAlreadyShowsTheSession() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        await model.signIn()
+        // No wait: the call's own events were applied before it returned.
+        #expect(model.isSignedIn)
+        #expect(model.stage == .active)
+        #expect(model.identity?.subject == "alice")
+        #expect(model.lastError == nil)
+    }
+
+    @Test func whenADeniedSignInReturnsTheErrorIsAlreadyShown() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.deny())
+        await model.signIn()
+        #expect(model.lastError == .session(.authorizationDenied(error: "access_denied")))
+        #expect(!model.isSignedIn)
+        #expect(model.stage == .signedOut)
+    }
+
+    @Test func whenSignOutAndDeletionReturnTheModelIsSignedOut() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        await model.signIn()
+        await model.signOut()
+        #expect(!model.isSignedIn && model.stage == .signedOut && model.identity == nil && model.pendingOperation == nil)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        await model.signIn()
+        await model.deleteAccount()
+        #expect(!model.isSignedIn && model.stage == .signedOut && model.identity == nil && model.pendingOperation == nil)
+    }
+
+    @Test func whenRestoreReturnsTheModelShowsTheRestoredStage() async throws {
+        let env = try SimulatedSessionEnvironment()
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await env.session.signIn()
+        let relaunched = await env.relaunch()
+        let model = SessionModel(session: relaunched)
+        #expect(model.stage == .signedOut)
+        await model.restore()
+        #expect(model.isSignedIn)
+        #expect(model.identity?.subject == "alice")
+    }
+
+    @Test func theTestKitsWaitsWakeOnModelChangesMadeThroughTheSession() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let model = await following(env)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        // Through the session, not the model: the model follows on the main actor's next turn,
+        // and the wait wakes when it does.
+        try await env.session.signIn()
+        await env.waitUntil { model.isSignedIn && model.identity != nil }
+        #expect(model.stage == .active)
+        try await env.session.signOut()
+        await env.waitUntil { !model.isSignedIn }
+        #expect(model.identity == nil)
+    }
+
     @Test(arguments: [
         TransitionReason.authorizationDenied(error: "access_denied"), .handoffTimedOut, .refreshRejected("invalid_grant"),
         .storageFailed("disk"), .signedOutLocallyOnly("no endpoint"), .accountDeletionRefused(status: 403),

@@ -141,13 +141,25 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// A loopback port that nothing listens on: bound once to learn a free number, then released.
-    static func unusedPort() throws -> UInt16 {
-        let (socket, port) = try bindLoopback()
-        close(socket)
-        return port
+    /// A loopback port nothing listens on, from `ports`: below the ephemeral range (and apart from
+    /// the presenter tests' 23000–23199), where no other test's listener (all of which let the
+    /// system pick) can be given it between this check and its use. Tests that run side by side
+    /// pass ranges of their own.
+    static func unusedPort(in ports: Range<UInt16> = 23_400..<23_500) throws -> UInt16 {
+        var lastError: (any Error)?
+        for port in ports {
+            do {
+                let (socket, _) = try bindLoopback(port: port)
+                close(socket)
+                return port
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? LoopbackServerError(call: "bind", code: EADDRINUSE)
     }
 
-    private static func bindLoopback() throws -> (Int32, UInt16) {
+    private static func bindLoopback(port: UInt16 = 0) throws -> (Int32, UInt16) {
         #if canImport(Glibc)
             let socketType = Int32(SOCK_STREAM.rawValue)
         #else
@@ -159,7 +171,7 @@ final class LoopbackHTTPServer: Sendable {
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
