@@ -50,6 +50,7 @@ public final class SessionModel {
         var signInWithOptions: @Sendable (AuthorizationRequestOptions) async throws(SessionError) -> Void
         var signInWithDeviceCode: @Sendable () async throws(SessionError) -> Void
         var restore: @Sendable () async throws(SessionError) -> Void
+        var refresh: @Sendable () async throws(SessionError) -> Void
         var signOut: @Sendable () async throws(SessionError) -> Void
         var deleteAccount: @Sendable () async throws(SessionError) -> Void
     }
@@ -72,6 +73,7 @@ public final class SessionModel {
             signInWithOptions: { options async throws(SessionError) in _ = try await session.signIn(options: options) },
             signInWithDeviceCode: { () async throws(SessionError) in _ = try await session.signInWithDeviceCode() },
             restore: { () async throws(SessionError) in _ = try await session.restore() },
+            refresh: { () async throws(SessionError) in _ = try await session.refresh() },
             signOut: { () async throws(SessionError) in try await session.signOut() },
             deleteAccount: { () async throws(SessionError) in try await session.deleteAccount() })
         show(operations.stage())
@@ -118,6 +120,12 @@ public final class SessionModel {
         await run(operations.restore)
     }
 
+    /// Asks for a token newer than the one held (see ``Session/refresh()``), for instance after the
+    /// app's API refused the current one; a failure lands in ``lastError``.
+    public func refresh() async {
+        await run(operations.refresh)
+    }
+
     /// Signs out, server first (see ``Session/signOut()``).
     public func signOut() async {
         await run(operations.signOut)
@@ -142,20 +150,10 @@ public final class SessionModel {
             // The events the call caused were posted before it returned: applied now, the model
             // shows the outcome, a failure the session reported as a transition included.
             catchUp()
-            if Self.hasNoEvent(error) { lastError = .call(error) }
-        }
-    }
-
-    /// Whether the session refuses this without changing stage, so no event will report it.
-    private static func hasNoEvent(_ error: SessionError) -> Bool {
-        switch error {
-        case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .unsupported,
-            .randomSourceFailed, .invalidRequestOptions, .userInfoRejected, .shutDown:
-            true
-        case .cancelled, .handoffTimedOut, .authorizationDenied, .presentationFailed, .callbackRejected, .verificationFailed,
-            .provider, .refreshTokenRejected, .accountDeletionRefused, .storage, .storedSessionForeign, .anotherAccountInStore,
-            .sessionExpired, .deviceCodeExpired, .sessionFailed:
-            false
+            // Shown once: as the transition that reported it, when one did; otherwise as the
+            // call's own error (a refusal that kept the session, a misuse). Cancelling is the
+            // person's or the app's own choice.
+            if lastError == nil, error != .cancelled { lastError = .call(error) }
         }
     }
 

@@ -249,6 +249,24 @@ struct SessionModelTests {
         #expect(!model.isSignedIn && model.stage == .signedOut && model.identity == nil && model.pendingOperation == nil)
     }
 
+    @Test func whenARefreshThroughTheModelReturnsItIsActiveAgainOrShowsWhyNot() async throws {
+        let env = try SimulatedSessionEnvironment { $0.refreshRetry.maximumAttempts = 1 }
+        let model = await following(env)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        await model.signIn()
+        await model.refresh()
+        #expect(model.stage == .active && model.lastError == nil)
+        env.provider.script(.forbidden, on: .token)
+        await model.refresh()
+        #expect(model.stage == .active)
+        guard case .call(let error) = model.lastError else {
+            Issue.record("expected the refused refresh as the last error, got \(String(describing: model.lastError))")
+            return
+        }
+        #expect(error.code == "provider.http_403")
+        #expect(error.category == .refused)
+    }
+
     @Test func whenRestoreReturnsTheModelShowsTheRestoredStage() async throws {
         let env = try SimulatedSessionEnvironment()
         env.presenter.enqueue(.approve(subject: "alice"))
@@ -271,7 +289,9 @@ struct SessionModelTests {
         await env.waitUntil { model.isSignedIn && model.identity != nil }
         #expect(model.stage == .active)
         try await env.session.signOut()
-        await env.waitUntil { !model.isSignedIn }
+        // Through revoking (not signed in, identity still shown) to signedOut.
+        await env.waitUntil { model.stage == .signedOut }
+        #expect(!model.isSignedIn)
         #expect(model.identity == nil)
     }
 
