@@ -119,7 +119,7 @@ public final class SimulatedSessionEnvironment: Sendable {
         }
     }
 
-    /// Everything the session published since ``startRecording()``, in order.
+    /// Everything the session published since ``startRecording(observer:)``, in order.
     public var events: [SessionEvent] {
         log.events
     }
@@ -172,7 +172,7 @@ public final class SimulatedSessionEnvironment: Sendable {
         await signal.wait { session.waitingCallerCount == count }
     }
 
-    /// Suspends until a recorded event (since ``startRecording()``) satisfies `predicate`.
+    /// Suspends until a recorded event (since ``startRecording(observer:)``) satisfies `predicate`.
     public func waitForEvent(where predicate: @escaping (SessionEvent) -> Bool) async {
         let log = self.log
         await signal.wait { log.events.contains(where: predicate) }
