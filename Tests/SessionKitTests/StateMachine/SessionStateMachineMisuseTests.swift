@@ -11,48 +11,48 @@ extension StateMachineTests {
         struct Misuse: Sendable, Hashable, CustomTestStringConvertible {
             var stage: SessionStage
             var event: SessionInput
-            var error: String
+            var error: SessionMisuse
 
             var testDescription: String { "\(event) in \(stage) throws \(error)" }
         }
 
         static let misuses: [Misuse] = [
-            Misuse(stage: .handoff, event: .signIn, error: "signInInProgress"),
-            Misuse(stage: .verifying, event: .signIn, error: "signInInProgress"),
-            Misuse(stage: .active, event: .signIn, error: "alreadySignedIn"),
-            Misuse(stage: .refreshing, event: .signIn, error: "alreadySignedIn"),
-            Misuse(stage: .disconnecting, event: .signIn, error: "accountDeletionInProgress"),
+            Misuse(stage: .handoff, event: .signIn, error: .signInInProgress),
+            Misuse(stage: .verifying, event: .signIn, error: .signInInProgress),
+            Misuse(stage: .active, event: .signIn, error: .alreadySignedIn),
+            Misuse(stage: .refreshing, event: .signIn, error: .alreadySignedIn),
+            Misuse(stage: .disconnecting, event: .signIn, error: .accountDeletionInProgress),
 
-            Misuse(stage: .signedOut, event: .tokenRequested, error: "notSignedIn"),
-            Misuse(stage: .handoff, event: .tokenRequested, error: "notSignedIn"),
-            Misuse(stage: .verifying, event: .tokenRequested, error: "notSignedIn"),
-            Misuse(stage: .revoking, event: .tokenRequested, error: "signOutInProgress"),
-            Misuse(stage: .disconnecting, event: .tokenRequested, error: "accountDeletionInProgress"),
+            Misuse(stage: .signedOut, event: .tokenRequested, error: .notSignedIn),
+            Misuse(stage: .handoff, event: .tokenRequested, error: .notSignedIn),
+            Misuse(stage: .verifying, event: .tokenRequested, error: .notSignedIn),
+            Misuse(stage: .revoking, event: .tokenRequested, error: .signOutInProgress),
+            Misuse(stage: .disconnecting, event: .tokenRequested, error: .accountDeletionInProgress),
 
-            Misuse(stage: .signedOut, event: .refreshRequested, error: "notSignedIn"),
-            Misuse(stage: .handoff, event: .refreshRequested, error: "notSignedIn"),
-            Misuse(stage: .verifying, event: .refreshRequested, error: "notSignedIn"),
-            Misuse(stage: .revoking, event: .refreshRequested, error: "signOutInProgress"),
-            Misuse(stage: .disconnecting, event: .refreshRequested, error: "accountDeletionInProgress"),
+            Misuse(stage: .signedOut, event: .refreshRequested, error: .notSignedIn),
+            Misuse(stage: .handoff, event: .refreshRequested, error: .notSignedIn),
+            Misuse(stage: .verifying, event: .refreshRequested, error: .notSignedIn),
+            Misuse(stage: .revoking, event: .refreshRequested, error: .signOutInProgress),
+            Misuse(stage: .disconnecting, event: .refreshRequested, error: .accountDeletionInProgress),
 
-            Misuse(stage: .disconnecting, event: .signOut, error: "accountDeletionInProgress"),
+            Misuse(stage: .disconnecting, event: .signOut, error: .accountDeletionInProgress),
 
-            Misuse(stage: .signedOut, event: .deleteAccount, error: "notSignedIn"),
-            Misuse(stage: .handoff, event: .deleteAccount, error: "notSignedIn"),
-            Misuse(stage: .verifying, event: .deleteAccount, error: "notSignedIn"),
-            Misuse(stage: .revoking, event: .deleteAccount, error: "signOutInProgress"),
+            Misuse(stage: .signedOut, event: .deleteAccount, error: .notSignedIn),
+            Misuse(stage: .handoff, event: .deleteAccount, error: .notSignedIn),
+            Misuse(stage: .verifying, event: .deleteAccount, error: .notSignedIn),
+            Misuse(stage: .revoking, event: .deleteAccount, error: .signOutInProgress),
 
-            Misuse(stage: .handoff, event: .deviceSignIn, error: "signInInProgress"),
-            Misuse(stage: .verifying, event: .deviceSignIn, error: "signInInProgress"),
-            Misuse(stage: .active, event: .deviceSignIn, error: "alreadySignedIn"),
-            Misuse(stage: .refreshing, event: .deviceSignIn, error: "alreadySignedIn"),
-            Misuse(stage: .disconnecting, event: .deviceSignIn, error: "accountDeletionInProgress"),
+            Misuse(stage: .handoff, event: .deviceSignIn, error: .signInInProgress),
+            Misuse(stage: .verifying, event: .deviceSignIn, error: .signInInProgress),
+            Misuse(stage: .active, event: .deviceSignIn, error: .alreadySignedIn),
+            Misuse(stage: .refreshing, event: .deviceSignIn, error: .alreadySignedIn),
+            Misuse(stage: .disconnecting, event: .deviceSignIn, error: .accountDeletionInProgress),
         ]
 
         @Test func listCoversExactlyTheTablesMisusePairs() {
             let declared = SessionTransitionTable.rules.compactMap { rule -> Misuse? in
                 guard case .misuse(let error) = rule.outcome else { return nil }
-                return Misuse(stage: rule.stage, event: rule.event, error: error.rawValue)
+                return Misuse(stage: rule.stage, event: rule.event, error: error)
             }
             #expect(Set(declared) == Set(Self.misuses))
             #expect(declared.count == Self.misuses.count)
