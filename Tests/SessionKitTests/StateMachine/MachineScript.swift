@@ -3,8 +3,9 @@ import Testing
 
 @testable import SessionKit
 
-/// Drives a `SessionStateMachine` one event per line and answers each event with its actions as
-/// short lines that compare with `==`, such as `"refresh(gen 2)"` or `"resume([1,2], tokens(A))"`.
+/// Drives a `SessionStateMachine` one event per line and answers each event with its typed actions,
+/// which compare with `==` against values such as `.refresh(generation: 2, previous: tokens)` or
+/// `.resume([1, 2], .tokens(tokens))`; the constructors at the end of this file keep them short.
 ///
 /// The `make…` helpers jump straight to a stage by feeding the real events that lead there (the
 /// machine's state cannot be set from outside), so a script starts where its story starts. Callers
@@ -181,7 +182,7 @@ struct MachineScript: CustomStringConvertible {
 
     // MARK: - Events (one method per machine input)
 
-    mutating func signIn(attempt number: Int = 1, waiter: Int) -> [String] {
+    mutating func signIn(attempt number: Int = 1, waiter: Int) -> [Machine.Action] {
         let actions = machine.signIn(Self.attempt(number), id: Self.id(waiter), waiter: waiter)
         return record(actions)
     }
@@ -189,39 +190,39 @@ struct MachineScript: CustomStringConvertible {
     /// A callback URL matching the redirect URI; the defaults answer attempt 1 with a code.
     mutating func callback(
         code: String? = "code-1", state: String? = "state-1", error: String? = nil, iss: String? = nil, repeated: [String] = []
-    ) -> [String] {
+    ) -> [Machine.Action] {
         let parameters = CallbackParameters(code: code, state: state, error: error, issuer: iss, repeatedNames: repeated)
         let (consumed, actions) = machine.callbackReceived(parameters, expectedIssuer: Self.issuer)
         lastCallbackConsumed = consumed
         return record(actions)
     }
 
-    mutating func presenterEnded(_ error: HandoffError, generation: UInt64? = nil) -> [String] {
+    mutating func presenterEnded(_ error: HandoffError, generation: UInt64? = nil) -> [Machine.Action] {
         let actions = machine.presenterFailed(error, generation: generation ?? machine.generation)
         return record(actions)
     }
 
-    mutating func timerFired(_ raw: UInt64) -> [String] {
+    mutating func timerFired(_ raw: UInt64) -> [Machine.Action] {
         timerFired(TimerID(raw: raw))
     }
 
-    mutating func timerFired(_ id: TimerID) -> [String] {
+    mutating func timerFired(_ id: TimerID) -> [Machine.Action] {
         let actions = machine.timerFired(id)
         return record(actions)
     }
 
-    mutating func exchangeSucceeded(_ tokens: ScriptTokens, generation: UInt64? = nil) -> [String] {
+    mutating func exchangeSucceeded(_ tokens: ScriptTokens, generation: UInt64? = nil) -> [Machine.Action] {
         let actions = machine.exchangeSucceeded(tokens, generation: generation ?? machine.generation)
         return record(actions)
     }
 
-    mutating func exchangeFailed(_ error: SessionError, generation: UInt64? = nil) -> [String] {
+    mutating func exchangeFailed(_ error: SessionError, generation: UInt64? = nil) -> [Machine.Action] {
         let actions = machine.exchangeFailed(error, generation: generation ?? machine.generation)
         return record(actions)
     }
 
     /// `validAccessToken()` past its fast path, `seconds` after ``start``.
-    mutating func tokenRequested(waiter: Int, at seconds: Double = 0) -> [String] {
+    mutating func tokenRequested(waiter: Int, at seconds: Double = 0) -> [Machine.Action] {
         let actions = machine.tokenRequested(id: Self.id(waiter), waiter: waiter, now: Self.start.addingTimeInterval(seconds), force: false)
         return record(actions)
     }
@@ -241,45 +242,46 @@ struct MachineScript: CustomStringConvertible {
     }
 
     /// `refresh()`, `seconds` after ``start``.
-    mutating func refreshRequested(waiter: Int, at seconds: Double = 0) -> [String] {
+    mutating func refreshRequested(waiter: Int, at seconds: Double = 0) -> [Machine.Action] {
         let actions = machine.tokenRequested(id: Self.id(waiter), waiter: waiter, now: Self.start.addingTimeInterval(seconds), force: true)
         return record(actions)
     }
 
-    mutating func refreshSucceeded(_ tokens: ScriptTokens, generation: UInt64? = nil) -> [String] {
+    mutating func refreshSucceeded(_ tokens: ScriptTokens, generation: UInt64? = nil) -> [Machine.Action] {
         let actions = machine.refreshSucceeded(tokens, generation: generation ?? machine.generation)
         return record(actions)
     }
 
     /// A refresh failed, `seconds` after ``start``.
-    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64? = nil, at seconds: Double = 0) -> [String] {
+    mutating func refreshFailed(_ failure: RefreshFailure, generation: UInt64? = nil, at seconds: Double = 0) -> [Machine.Action] {
         let actions = machine.refreshFailed(
             failure, generation: generation ?? machine.generation, now: Self.start.addingTimeInterval(seconds))
         return record(actions)
     }
 
-    mutating func cancel(waiter: Int) -> [String] {
+    mutating func cancel(waiter: Int) -> [Machine.Action] {
         let actions = machine.waiterCancelled(Self.id(waiter))
         return record(actions)
     }
 
-    mutating func signOut(waiter: Int) -> [String] {
+    mutating func signOut(waiter: Int) -> [Machine.Action] {
         let actions = machine.signOut(id: Self.id(waiter), waiter: waiter)
         return record(actions)
     }
 
-    mutating func deleteAccount(waiter: Int) -> [String] {
+    mutating func deleteAccount(waiter: Int) -> [Machine.Action] {
         let actions = machine.deleteAccount(id: Self.id(waiter), waiter: waiter)
         return record(actions)
     }
 
     /// `restore()` found `plan`, `seconds` after ``start``.
-    mutating func restore(_ plan: RestorePlan<ScriptTokens>, waiter: Int, at seconds: Double = 0) -> [String] {
+    mutating func restore(_ plan: RestorePlan<ScriptTokens>, waiter: Int, at seconds: Double = 0) -> [Machine.Action] {
         let actions = machine.restoreLoaded(plan, now: Self.start.addingTimeInterval(seconds), id: Self.id(waiter), waiter: waiter)
         return record(actions)
     }
 
-    mutating func serverConfirmed(subject: String? = nil, generation: UInt64? = nil, endSession: EndSessionPlan = .notRequested) -> [String]
+    mutating func serverConfirmed(subject: String? = nil, generation: UInt64? = nil, endSession: EndSessionPlan = .notRequested) -> [Machine
+        .Action]
     {
         let actions = machine.serverOperationConfirmed(
             generation: generation ?? machine.generation, subject: subject, endSession: endSession)
@@ -287,13 +289,13 @@ struct MachineScript: CustomStringConvertible {
     }
 
     mutating func serverFailed(_ failure: ServerOperationFailure, generation: UInt64? = nil, endSession: EndSessionPlan = .notRequested)
-        -> [String]
+        -> [Machine.Action]
     {
         let actions = machine.serverOperationFailed(failure, generation: generation ?? machine.generation, endSession: endSession)
         return record(actions)
     }
 
-    mutating func deviceSignIn(waiter: Int) -> [String] {
+    mutating func deviceSignIn(waiter: Int) -> [Machine.Action] {
         let actions = machine.deviceSignIn(id: Self.id(waiter), waiter: waiter)
         return record(actions)
     }
@@ -302,47 +304,47 @@ struct MachineScript: CustomStringConvertible {
     mutating func deviceCodeIssued(
         _ result: Result<DeviceAuthorization, SessionError> = .success(deviceAuthorization()), at seconds: Double = 0,
         generation: UInt64? = nil
-    ) -> [String] {
+    ) -> [Machine.Action] {
         let actions = machine.deviceCodeIssued(
             result, now: Self.start.addingTimeInterval(seconds), generation: generation ?? machine.generation)
         return record(actions)
     }
 
     /// The token endpoint answered a poll `seconds` after ``start``.
-    mutating func devicePollAnswered(_ answer: DevicePollAnswer, at seconds: Double, generation: UInt64? = nil) -> [String] {
+    mutating func devicePollAnswered(_ answer: DevicePollAnswer, at seconds: Double, generation: UInt64? = nil) -> [Machine.Action] {
         let actions = machine.devicePollAnswered(
             answer, now: Self.start.addingTimeInterval(seconds), generation: generation ?? machine.generation)
         return record(actions)
     }
 
     /// A URL that may be the provider's return from its end-session page; `redirectURI`: the one a presenter chose.
-    mutating func endSessionReturned(_ url: URL, redirectURI: URL? = nil) -> [String] {
+    mutating func endSessionReturned(_ url: URL, redirectURI: URL? = nil) -> [Machine.Action] {
         let (consumed, actions) = machine.endSessionReturned(url, redirectURI: redirectURI)
         lastCallbackConsumed = consumed
         return record(actions)
     }
 
     /// Tokens were added to the store's revocation queue.
-    mutating func revocationsQueued() -> [String] {
+    mutating func revocationsQueued() -> [Machine.Action] {
         record(machine.revocationsQueued())
     }
 
     /// An attempt at the first queued revocation ended.
-    mutating func queuedRevocationAnswered(_ answer: QueuedRevocationAnswer) -> [String] {
+    mutating func queuedRevocationAnswered(_ answer: QueuedRevocationAnswer) -> [Machine.Action] {
         record(machine.queuedRevocationAnswered(answer))
     }
 
     /// The owner shut the session down.
-    mutating func shutDown() -> [String] {
+    mutating func shutDown() -> [Machine.Action] {
         record(machine.shutDown())
     }
 
     /// The machine found itself inconsistent (what a bug would do).
-    mutating func inconsistency() -> [String] {
+    mutating func inconsistency() -> [Machine.Action] {
         record(machine.stopAfterInconsistency())
     }
 
-    private mutating func record(_ actions: [Machine.Action]) -> [String] {
+    private mutating func record(_ actions: [Machine.Action]) -> [Machine.Action] {
         lastActions = actions
         for action in actions {
             switch action {
@@ -356,7 +358,7 @@ struct MachineScript: CustomStringConvertible {
                 break
             }
         }
-        return actions.map(Self.line)
+        return actions
     }
 
     // MARK: - Jumping to a stage
@@ -482,7 +484,7 @@ struct MachineScript: CustomStringConvertible {
 
     // MARK: - Lines
 
-    /// One action as a short line.
+    /// One action as a short line, for failure messages; expectations compare the actions themselves.
     static func line(_ action: Machine.Action) -> String {
         switch action {
         case .present(let attempt, let generation): "present(\(attempt.state), gen \(generation))"
@@ -584,5 +586,29 @@ struct MachineScript: CustomStringConvertible {
     static func format(_ duration: Duration) -> String {
         let seconds = Machine.seconds(duration)
         return seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+    }
+}
+
+// MARK: - Expected actions
+
+extension SessionStateMachine.Action where Tokens == ScriptTokens, Waiter == Int {
+    /// The stage moved from `from` to `to` (or stayed, `from == to`) for `reason`.
+    static func transition(_ from: SessionStage, _ to: SessionStage, _ reason: TransitionReason) -> Self {
+        .transition(from: from, to: to, reason: reason)
+    }
+
+    /// Refresh attempt `attempt` of `generation`, refreshing `previous` (`nil` when restoring).
+    static func refresh(generation: UInt64, attempt: Int = 1, previous: ScriptTokens?) -> Self {
+        .refresh(SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous))
+    }
+
+    /// Start timer `raw`, to fire after `after`.
+    static func startTimer(_ raw: UInt64, after: Duration) -> Self {
+        .startTimer(TimerID(raw: raw), after: after)
+    }
+
+    /// Timer `raw` is no longer needed.
+    static func cancelTimer(_ raw: UInt64) -> Self {
+        .cancelTimer(TimerID(raw: raw))
     }
 }

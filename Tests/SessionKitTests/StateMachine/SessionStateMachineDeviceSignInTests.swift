@@ -15,43 +15,43 @@ extension StateMachineTests {
             var m = Script.makeSignedOut()
             #expect(
                 m.deviceSignIn(waiter: 1) == [
-                    "transition(signedOut→handoff: device sign-in requested)",
-                    "requestDeviceCode(gen 1)",
-                    "startTimer(1, 300s)",
+                    .transition(.signedOut, .handoff, .deviceSignInRequested),
+                    .requestDeviceCode(generation: 1),
+                    .startTimer(1, after: .seconds(300)),
                 ])
             #expect(m.devicePhase == "requestingCode")
             #expect(
                 m.deviceCodeIssued() == [
-                    "cancelTimer(1)",
-                    "transition(handoff→handoff: device code issued; expires in 600s)",
-                    "presentDeviceCode(USER-1, gen 1)",
-                    "startTimer(2, 5s)",
+                    .cancelTimer(1),
+                    .transition(.handoff, .handoff, .deviceCodeIssued(expiresInSeconds: 600)),
+                    .presentDeviceCode(DeviceCodePrompt(Script.deviceAuthorization(1)), generation: 1),
+                    .startTimer(2, after: .seconds(5)),
                 ])
-            #expect(m.timerFired(2) == ["pollDeviceToken(USER-1, gen 1)"])
+            #expect(m.timerFired(2) == [.pollDeviceToken(Script.deviceAuthorization(1), generation: 1)])
             #expect(m.devicePhase == "polling")
-            #expect(m.devicePollAnswered(.authorizationPending, at: 5) == ["startTimer(3, 5s)"])
-            #expect(m.timerFired(3) == ["pollDeviceToken(USER-1, gen 1)"])
+            #expect(m.devicePollAnswered(.authorizationPending, at: 5) == [.startTimer(3, after: .seconds(5))])
+            #expect(m.timerFired(3) == [.pollDeviceToken(Script.deviceAuthorization(1), generation: 1)])
             #expect(
                 m.devicePollAnswered(.slowDown, at: 10) == [
-                    "transition(handoff→handoff: device poll deferred (slow_down); next poll in 10s)",
-                    "startTimer(4, 10s)",
+                    .transition(.handoff, .handoff, .devicePollDeferred(afterSeconds: 10, because: "slow_down")),
+                    .startTimer(4, after: .seconds(10)),
                 ])
             #expect(m.devicePollInterval == .seconds(10))
-            #expect(m.timerFired(4) == ["pollDeviceToken(USER-1, gen 1)"])
+            #expect(m.timerFired(4) == [.pollDeviceToken(Script.deviceAuthorization(1), generation: 1)])
             // slow_down is kept: a later pending answer waits the longer interval too.
-            #expect(m.devicePollAnswered(.authorizationPending, at: 20) == ["startTimer(5, 10s)"])
-            #expect(m.timerFired(5) == ["pollDeviceToken(USER-1, gen 1)"])
+            #expect(m.devicePollAnswered(.authorizationPending, at: 20) == [.startTimer(5, after: .seconds(10))])
+            #expect(m.timerFired(5) == [.pollDeviceToken(Script.deviceAuthorization(1), generation: 1)])
             #expect(
                 m.devicePollAnswered(Self.approved, at: 30) == [
-                    "cancelPresenter",
-                    "transition(handoff→verifying: device sign-in approved; verifying tokens)",
-                    "verifyDeviceTokens(gen 1)",
+                    .cancelPresenter,
+                    .transition(.handoff, .verifying, .deviceSignInApproved),
+                    .verifyDeviceTokens(TokenResponse(accessToken: Secret("device-access")), generation: 1),
                 ])
             #expect(m.stage == .verifying)
             #expect(
                 m.exchangeSucceeded(Script.tokens("D")) == [
-                    "transition(verifying→active: id_token verified; sub alice)",
-                    "resume([1], tokens(D))",
+                    .transition(.verifying, .active, .verified(subject: "alice")),
+                    .resume([1], .tokens(Script.tokens("D"))),
                 ])
             #expect(m.stage == .active)
         }
@@ -60,21 +60,21 @@ extension StateMachineTests {
             var m = Script.makeDevicePolling()
             #expect(
                 m.devicePollAnswered(.transientFailure(retryAfter: nil), at: 5) == [
-                    "transition(handoff→handoff: device poll deferred (provider unavailable); next poll in 10s)",
-                    "startTimer(3, 10s)",
+                    .transition(.handoff, .handoff, .devicePollDeferred(afterSeconds: 10, because: "provider unavailable")),
+                    .startTimer(3, after: .seconds(10)),
                 ])
             _ = m.timerFired(3)
-            #expect(m.devicePollAnswered(.transientFailure(retryAfter: .seconds(30)), at: 15).last == "startTimer(4, 30s)")
+            #expect(m.devicePollAnswered(.transientFailure(retryAfter: .seconds(30)), at: 15).last == .startTimer(4, after: .seconds(30)))
         }
 
         @Test func deniedEndsTheHandoff() {
             var m = Script.makeDevicePolling()
             #expect(
                 m.devicePollAnswered(.accessDenied, at: 5) == [
-                    "cancelTimer(2)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: authorization denied: access_denied)",
-                    "resume([90], failed(authorizationDenied(access_denied)))",
+                    .cancelTimer(2),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .authorizationDenied(error: "access_denied")),
+                    .resume([90], .failed(.authorizationDenied("access_denied"))),
                 ])
             #expect(m.stage == .signedOut)
         }
@@ -83,7 +83,7 @@ extension StateMachineTests {
             var m = Script.makeDevicePolling()
             #expect(
                 m.devicePollAnswered(.expiredToken, at: 5).suffix(2) == [
-                    "transition(handoff→signedOut: device code expired)", "resume([90], failed(deviceCodeExpired))",
+                    .transition(.handoff, .signedOut, .deviceCodeExpired), .resume([90], .failed(.deviceCodeExpired)),
                 ])
         }
 
@@ -91,12 +91,12 @@ extension StateMachineTests {
             var m = Script.makeDeviceRequesting()
             _ = m.deviceCodeIssued(.success(Script.deviceAuthorization(expiresIn: 12)))
             _ = m.timerFired(2)
-            #expect(m.devicePollAnswered(.authorizationPending, at: 5) == ["startTimer(3, 5s)"])
+            #expect(m.devicePollAnswered(.authorizationPending, at: 5) == [.startTimer(3, after: .seconds(5))])
             _ = m.timerFired(3)
             // The next poll would be at 15 s, past the 12 s the code lives.
             #expect(
                 m.devicePollAnswered(.authorizationPending, at: 10).suffix(2) == [
-                    "transition(handoff→signedOut: device code expired)", "resume([90], failed(deviceCodeExpired))",
+                    .transition(.handoff, .signedOut, .deviceCodeExpired), .resume([90], .failed(.deviceCodeExpired)),
                 ])
         }
 
@@ -104,10 +104,10 @@ extension StateMachineTests {
             var m = Script.makeDeviceRequesting()
             #expect(
                 m.deviceCodeIssued(.success(Script.deviceAuthorization(expiresIn: 3))) == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: device code expired)",
-                    "resume([90], failed(deviceCodeExpired))",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .deviceCodeExpired),
+                    .resume([90], .failed(.deviceCodeExpired)),
                 ])
         }
 
@@ -117,8 +117,8 @@ extension StateMachineTests {
             let lines = m.devicePollAnswered(.rejected(refusal), at: 5)
             #expect(
                 lines.suffix(2) == [
-                    "transition(handoff→signedOut: device sign-in failed: \(refusal.summary))",
-                    "resume([90], failed(provider(\(refusal.summary))))",
+                    .transition(.handoff, .signedOut, .deviceSignInFailed(refusal.summary)),
+                    .resume([90], .failed(.provider(refusal))),
                 ])
         }
 
@@ -127,17 +127,19 @@ extension StateMachineTests {
             let unavailable = ProviderError.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: "")
             #expect(
                 m.deviceCodeIssued(.failure(.provider(unavailable))) == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: device sign-in failed: \(unavailable.summary))",
-                    "resume([90], failed(provider(\(unavailable.summary))))",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .deviceSignInFailed(unavailable.summary)),
+                    .resume([90], .failed(.provider(unavailable))),
                 ])
         }
 
         @Test func theCodeRequestTimesOutLikeAnyHandoff() {
             var m = Script.makeDeviceRequesting()
             #expect(
-                m.timerFired(1).suffix(2) == ["transition(handoff→signedOut: handoff timed out)", "resume([90], failed(handoffTimedOut))"])
+                m.timerFired(1).suffix(2) == [
+                    .transition(.handoff, .signedOut, .handoffTimedOut), .resume([90], .failed(.handoffTimedOut)),
+                ])
             // The code that arrives afterwards is never shown.
             #expect(m.deviceCodeIssued(generation: 1) == [])
         }
@@ -146,10 +148,10 @@ extension StateMachineTests {
             var m = Script.makeDeviceWaitingToPoll()
             #expect(
                 m.presenterEnded(.unsupported("this presenter cannot show a device code")) == [
-                    "cancelTimer(2)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: handoff could not be shown: this presenter cannot show a device code)",
-                    "resume([90], failed(unsupported(this presenter cannot show a device code)))",
+                    .cancelTimer(2),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .presentationFailed("this presenter cannot show a device code")),
+                    .resume([90], .failed(.unsupported("this presenter cannot show a device code"))),
                 ])
         }
 
@@ -157,7 +159,7 @@ extension StateMachineTests {
             var m = Script.makeDeviceWaitingToPoll()
             #expect(
                 m.presenterEnded(.cancelled).suffix(2) == [
-                    "transition(handoff→signedOut: handoff cancelled)", "resume([90], failed(cancelled))",
+                    .transition(.handoff, .signedOut, .handoffCancelled), .resume([90], .failed(.cancelled)),
                 ])
         }
 
@@ -165,10 +167,10 @@ extension StateMachineTests {
             var m = Script.makeDevicePolling()
             #expect(
                 m.cancel(waiter: Script.signInCaller) == [
-                    "cancelTimer(2)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: handoff cancelled)",
-                    "resume([90], failed(cancelled))",
+                    .cancelTimer(2),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .handoffCancelled),
+                    .resume([90], .failed(.cancelled)),
                 ])
             #expect(m.devicePollAnswered(Self.approved, at: 5, generation: 1) == [])
             #expect(m.stage == .signedOut)
@@ -176,9 +178,9 @@ extension StateMachineTests {
 
         @Test func aCallbackNeverAnswersADeviceSignIn() {
             var m = Script.makeDeviceWaitingToPoll()
-            #expect(m.callback(state: nil) == ["emit(callbackRefused(no handoff waits for a callback))"])
+            #expect(m.callback(state: nil) == [.emit(.callbackRefused(.noHandoffWaiting))])
             #expect(!m.lastCallbackConsumed)
-            #expect(m.callback(state: "state-1") == ["emit(callbackRefused(no handoff waits for a callback))"])
+            #expect(m.callback(state: "state-1") == [.emit(.callbackRefused(.noHandoffWaiting))])
             #expect(m.stage == .handoff)
         }
 
@@ -202,7 +204,7 @@ extension StateMachineTests {
             var m = Script.makeDeviceWaitingToPoll()
             #expect(
                 m.signOut(waiter: 1).suffix(3) == [
-                    "transition(handoff→signedOut: handoff cancelled)", "resume([90], failed(cancelled))", "resume([1], done)",
+                    .transition(.handoff, .signedOut, .handoffCancelled), .resume([90], .failed(.cancelled)), .resume([1], .done),
                 ])
         }
 
@@ -210,12 +212,12 @@ extension StateMachineTests {
             var m = Script.makeRevoking()
             #expect(
                 m.deviceSignIn(waiter: 1) == [
-                    "deferRevocation",
-                    "resume([91], done)",
-                    "transition(revoking→signedOut: new sign-in; old refresh token revoked in the background)",
-                    "transition(signedOut→handoff: device sign-in requested)",
-                    "requestDeviceCode(gen 3)",
-                    "startTimer(2, 300s)",
+                    .deferRevocation,
+                    .resume([91], .done),
+                    .transition(.revoking, .signedOut, .revocationDeferred),
+                    .transition(.signedOut, .handoff, .deviceSignInRequested),
+                    .requestDeviceCode(generation: 3),
+                    .startTimer(2, after: .seconds(300)),
                 ])
         }
 
@@ -223,8 +225,8 @@ extension StateMachineTests {
             var m = Script.makeDeviceVerifying()
             #expect(
                 m.exchangeFailed(.verificationFailed(.missingIDToken)) == [
-                    "transition(verifying→signedOut: id_token rejected: missing_id_token)",
-                    "resume([90], failed(verificationFailed(missing_id_token)))",
+                    .transition(.verifying, .signedOut, .verificationFailed(code: "missing_id_token")),
+                    .resume([90], .failed(.verificationFailed(.missingIDToken))),
                 ])
         }
     }

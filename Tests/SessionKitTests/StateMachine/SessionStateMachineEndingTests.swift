@@ -13,17 +13,17 @@ extension StateMachineTests {
             var m = Script.makeActive()
             #expect(
                 m.signOut(waiter: 1) == [
-                    "transition(active→revoking: sign-out requested; revoking at the provider)",
-                    "revoke(gen 2, attempt 1)",
+                    .transition(.active, .revoking, .signOutRequested),
+                    .revoke(generation: 2, attempt: 1),
                 ])
             // No token is handed out until the provider answered.
             #expect(m.freshTokens() == nil)
-            #expect(m.tokenRequested(waiter: 2) == ["resume([2], failed(signOutInProgress))"])
+            #expect(m.tokenRequested(waiter: 2) == [.resume([2], .failed(.signOutInProgress))])
             #expect(m.signOut(waiter: 3) == [])
             #expect(
                 m.serverConfirmed() == [
-                    "transition(revoking→signedOut: revocation confirmed; local credentials wiped)",
-                    "resume([1,3], done)",
+                    .transition(.revoking, .signedOut, .revocationConfirmed),
+                    .resume([1, 3], .done),
                 ])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 3)
@@ -33,13 +33,13 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.signOut(waiter: 3) == [
-                    "cancelRefresh",
-                    "resume([1,2], failed(signOutInProgress))",
-                    "transition(refreshing→revoking: sign-out requested; revoking at the provider)",
-                    "revoke(gen 2, attempt 1)",
+                    .cancelRefresh,
+                    .resume([1, 2], .failed(.signOutInProgress)),
+                    .transition(.refreshing, .revoking, .signOutRequested),
+                    .revoke(generation: 2, attempt: 1),
                 ])
             #expect(m.stage == .revoking)
-            #expect(m.refreshSucceeded(Script.tokens("B"), generation: 1) == ["discardLateTokens(B)"])
+            #expect(m.refreshSucceeded(Script.tokens("B"), generation: 1) == [.discardLateTokens(Script.tokens("B"))])
             #expect(m.stage == .revoking)
         }
 
@@ -48,11 +48,11 @@ extension StateMachineTests {
             _ = m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: .seconds(2)), at: 31)
             #expect(
                 m.signOut(waiter: 2) == [
-                    "cancelRefresh",
-                    "resume([1], failed(signOutInProgress))",
-                    "cancelTimer(2)",
-                    "transition(refreshing→revoking: sign-out requested; revoking at the provider)",
-                    "revoke(gen 2, attempt 1)",
+                    .cancelRefresh,
+                    .resume([1], .failed(.signOutInProgress)),
+                    .cancelTimer(2),
+                    .transition(.refreshing, .revoking, .signOutRequested),
+                    .revoke(generation: 2, attempt: 1),
                 ])
             #expect(m.timerFired(2) == [])
             #expect(m.stage == .revoking)
@@ -62,14 +62,14 @@ extension StateMachineTests {
             var m = Script.makeHandoff()
             #expect(
                 m.signOut(waiter: 1) == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: handoff cancelled)",
-                    "resume([90], failed(cancelled))",
-                    "resume([1], done)",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .handoffCancelled),
+                    .resume([90], .failed(.cancelled)),
+                    .resume([1], .done),
                 ])
             #expect(m.stage == .signedOut)
-            #expect(m.callback() == ["emit(callbackRefused(no handoff waits for a callback))"])
+            #expect(m.callback() == [.emit(.callbackRefused(.noHandoffWaiting))])
             #expect(!m.lastCallbackConsumed)
         }
 
@@ -77,17 +77,17 @@ extension StateMachineTests {
             var m = Script.makeVerifying()
             #expect(
                 m.signOut(waiter: 1) == [
-                    "transition(verifying→signedOut: handoff cancelled)",
-                    "resume([90], failed(cancelled))",
-                    "resume([1], done)",
+                    .transition(.verifying, .signedOut, .handoffCancelled),
+                    .resume([90], .failed(.cancelled)),
+                    .resume([1], .done),
                 ])
             #expect(m.generation == 2)
-            #expect(m.exchangeSucceeded(Script.tokens("A"), generation: 1) == ["discardLateTokens(A)"])
+            #expect(m.exchangeSucceeded(Script.tokens("A"), generation: 1) == [.discardLateTokens(Script.tokens("A"))])
         }
 
         @Test func signOutWhenSignedOutIsAlreadyDone() {
             var m = Script.makeSignedOut()
-            #expect(m.signOut(waiter: 1) == ["resume([1], done)"])
+            #expect(m.signOut(waiter: 1) == [.resume([1], .done)])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 0)
         }
@@ -96,28 +96,28 @@ extension StateMachineTests {
             var m = Script.makeRevoking()
             #expect(
                 m.serverFailed(.transient("HTTP 503", retryIn: .seconds(1))) == [
-                    "transition(revoking→revoking: attempt 1 failed (HTTP 503); retrying in 1s)",
-                    "startTimer(2, 1s)",
+                    .transition(.revoking, .revoking, .retrying(attempt: 1, afterSeconds: 1, because: "HTTP 503")),
+                    .startTimer(2, after: .seconds(1)),
                 ])
             #expect(m.timerFired(1) == [])
-            #expect(m.timerFired(2) == ["revoke(gen 2, attempt 2)"])
+            #expect(m.timerFired(2) == [.revoke(generation: 2, attempt: 2)])
             #expect(m.timerFired(2) == [])
             #expect(m.serverFailed(.transient("timed out", retryIn: .seconds(3)), generation: 1) == [])
             #expect(
                 m.serverFailed(.transient("timed out", retryIn: .seconds(3))) == [
-                    "transition(revoking→revoking: attempt 2 failed (timed out); retrying in 3s)",
-                    "startTimer(3, 3s)",
+                    .transition(.revoking, .revoking, .retrying(attempt: 2, afterSeconds: 3, because: "timed out")),
+                    .startTimer(3, after: .seconds(3)),
                 ])
-            #expect(m.timerFired(3) == ["revoke(gen 2, attempt 3)"])
-            #expect(m.serverConfirmed().first == "transition(revoking→signedOut: revocation confirmed; local credentials wiped)")
+            #expect(m.timerFired(3) == [.revoke(generation: 2, attempt: 3)])
+            #expect(m.serverConfirmed().first == .transition(.revoking, .signedOut, .revocationConfirmed))
         }
 
         @Test func providerWithoutRevocationSignsOutLocally() {
             var m = Script.makeRevoking()
             #expect(
                 m.serverFailed(.cannotTell("no revocation endpoint")) == [
-                    "transition(revoking→signedOut: signed out locally; provider not told: no revocation endpoint)",
-                    "resume([91], done)",
+                    .transition(.revoking, .signedOut, .signedOutLocallyOnly("no revocation endpoint")),
+                    .resume([91], .done),
                 ])
             #expect(m.stage == .signedOut)
         }
@@ -126,8 +126,8 @@ extension StateMachineTests {
             var m = Script.makeRevoking()
             #expect(
                 m.serverFailed(.refused(status: 400)) == [
-                    "transition(revoking→signedOut: signed out locally; provider not told: revocation refused (400))",
-                    "resume([91], done)",
+                    .transition(.revoking, .signedOut, .signedOutLocallyOnly("revocation refused (400)")),
+                    .resume([91], .done),
                 ])
         }
 
@@ -135,8 +135,8 @@ extension StateMachineTests {
             var m = Script.makeRevoking()
             #expect(
                 m.serverFailed(.storage(.noSpace)) == [
-                    "transition(revoking→active: credential store failed: noSpace)",
-                    "resume([91], failed(storage(noSpace)))",
+                    .transition(.revoking, .active, .storageFailed("noSpace")),
+                    .resume([91], .failed(.storage(.noSpace))),
                 ])
             #expect(m.activeTokens == Script.tokens("A"))
         }
@@ -157,18 +157,18 @@ extension StateMachineTests {
             var m = Script.makeActive()
             #expect(
                 m.deleteAccount(waiter: 1) == [
-                    "transition(active→disconnecting: account deletion requested; disconnecting at the provider)",
-                    "disconnect(gen 2, attempt 1)",
+                    .transition(.active, .disconnecting, .accountDeletionRequested),
+                    .disconnect(generation: 2, attempt: 1),
                 ])
             #expect(m.freshTokens() == nil)
-            #expect(m.tokenRequested(waiter: 2) == ["resume([2], failed(accountDeletionInProgress))"])
-            #expect(m.signOut(waiter: 3) == ["resume([3], failed(accountDeletionInProgress))"])
+            #expect(m.tokenRequested(waiter: 2) == [.resume([2], .failed(.accountDeletionInProgress))])
+            #expect(m.signOut(waiter: 3) == [.resume([3], .failed(.accountDeletionInProgress))])
             #expect(m.deleteAccount(waiter: 4) == [])
             #expect(
                 m.serverConfirmed(subject: "alice") == [
-                    "transition(disconnecting→signedOut: disconnect confirmed; credentials and device key wiped)",
-                    "emit(deleteUserData(alice))",
-                    "resume([1,4], done)",
+                    .transition(.disconnecting, .signedOut, .accountDeleted),
+                    .emit(.deleteUserData(subject: "alice")),
+                    .resume([1, 4], .done),
                 ])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 3)
@@ -178,9 +178,9 @@ extension StateMachineTests {
             var m = Script.makeDisconnecting()
             #expect(
                 m.serverConfirmed(subject: nil) == [
-                    "transition(disconnecting→signedOut: disconnect confirmed; credentials and device key wiped)",
-                    "emit(deleteUserData(alice))",
-                    "resume([92], done)",
+                    .transition(.disconnecting, .signedOut, .accountDeleted),
+                    .emit(.deleteUserData(subject: "alice")),
+                    .resume([92], .done),
                 ])
         }
 
@@ -188,12 +188,12 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.deleteAccount(waiter: 3) == [
-                    "cancelRefresh",
-                    "resume([1,2], failed(accountDeletionInProgress))",
-                    "transition(refreshing→disconnecting: account deletion requested; disconnecting at the provider)",
-                    "disconnect(gen 2, attempt 1)",
+                    .cancelRefresh,
+                    .resume([1, 2], .failed(.accountDeletionInProgress)),
+                    .transition(.refreshing, .disconnecting, .accountDeletionRequested),
+                    .disconnect(generation: 2, attempt: 1),
                 ])
-            #expect(m.refreshSucceeded(Script.tokens("B"), generation: 1) == ["discardLateTokens(B)"])
+            #expect(m.refreshSucceeded(Script.tokens("B"), generation: 1) == [.discardLateTokens(Script.tokens("B"))])
             #expect(m.stage == .disconnecting)
         }
 
@@ -202,13 +202,13 @@ extension StateMachineTests {
             var m = Script.makeDisconnecting()
             #expect(
                 m.serverFailed(.refused(status: status)) == [
-                    "transition(disconnecting→active: disconnect refused (\(status)); credentials kept)",
-                    "resume([92], failed(accountDeletionRefused(\(status))))",
+                    .transition(.disconnecting, .active, .accountDeletionRefused(status: status)),
+                    .resume([92], .failed(.accountDeletionRefused(status: status))),
                 ])
             #expect(m.stage == .active)
             #expect(m.activeTokens == Script.tokens("A"))
             #expect(m.generation == 2)
-            #expect(m.tokenRequested(waiter: 1) == ["resume([1], tokens(A))"])
+            #expect(m.tokenRequested(waiter: 1) == [.resume([1], .tokens(Script.tokens("A")))])
         }
 
         @Test func refusedDeletionAfterARefreshKeepsTheLastVerifiedTokens() {
@@ -216,7 +216,7 @@ extension StateMachineTests {
             _ = m.deleteAccount(waiter: 2)
             #expect(
                 m.serverFailed(.refused(status: 403)).first
-                    == "transition(disconnecting→active: disconnect refused (403); credentials kept)")
+                    == .transition(.disconnecting, .active, .accountDeletionRefused(status: 403)))
             #expect(m.activeTokens == Script.tokens("A", expiresIn: 30))
         }
 
@@ -224,43 +224,43 @@ extension StateMachineTests {
             var m = Script.makeDisconnecting()
             #expect(
                 m.serverFailed(.transient("timed out", retryIn: .seconds(1))) == [
-                    "transition(disconnecting→disconnecting: attempt 1 failed (timed out); retrying in 1s)",
-                    "startTimer(2, 1s)",
+                    .transition(.disconnecting, .disconnecting, .retrying(attempt: 1, afterSeconds: 1, because: "timed out")),
+                    .startTimer(2, after: .seconds(1)),
                 ])
             #expect(m.retryAttempt == 2)
             #expect(m.timerFired(1) == [])
-            #expect(m.timerFired(2) == ["disconnect(gen 2, attempt 2)"])
+            #expect(m.timerFired(2) == [.disconnect(generation: 2, attempt: 2)])
             #expect(m.timerFired(2) == [])
             #expect(
                 m.serverFailed(.transient("HTTP 429", retryIn: .seconds(2))) == [
-                    "transition(disconnecting→disconnecting: attempt 2 failed (HTTP 429); retrying in 2s)",
-                    "startTimer(3, 2s)",
+                    .transition(.disconnecting, .disconnecting, .retrying(attempt: 2, afterSeconds: 2, because: "HTTP 429")),
+                    .startTimer(3, after: .seconds(2)),
                 ])
             #expect(m.timerFired(2) == [])
-            #expect(m.timerFired(3) == ["disconnect(gen 2, attempt 3)"])
+            #expect(m.timerFired(3) == [.disconnect(generation: 2, attempt: 3)])
             // An answer from before the deletion (generation 1) is not this operation's answer.
             #expect(m.serverConfirmed(subject: "alice", generation: 1) == [])
             #expect(m.serverFailed(.refused(status: 403), generation: 1) == [])
             #expect(m.stage == .disconnecting)
-            #expect(m.serverConfirmed(subject: "alice").contains("emit(deleteUserData(alice))"))
+            #expect(m.serverConfirmed(subject: "alice").contains(.emit(.deleteUserData(subject: "alice"))))
             #expect(m.timerFired(3) == [])
         }
 
         @Test func deletionWithoutDisconnectSupportKeepsTheSession() {
             var m = Script.makeDisconnecting()
             let lines = m.serverFailed(.cannotTell("no app disconnect"))
-            #expect(lines.last == "resume([92], failed(unsupported(no app disconnect)))")
+            #expect(lines.last == .resume([92], .failed(.unsupported("no app disconnect"))))
             #expect(m.stage == .active)
             #expect(m.activeTokens == Script.tokens("A"))
-            #expect(lines.first == "transition(disconnecting→active: account deletion unavailable (no app disconnect); credentials kept)")
+            #expect(lines.first == .transition(.disconnecting, .active, .accountDeletionUnavailable("no app disconnect")))
         }
 
         @Test func storeFailureWhileDisconnectingKeepsTheSession() {
             var m = Script.makeDisconnecting()
             #expect(
                 m.serverFailed(.storage(.permissionDenied("read-only"))) == [
-                    "transition(disconnecting→active: credential store failed: permissionDenied(\"read-only\"))",
-                    "resume([92], failed(storage(permissionDenied(\"read-only\"))))",
+                    .transition(.disconnecting, .active, .storageFailed("permissionDenied(\"read-only\")")),
+                    .resume([92], .failed(.storage(.permissionDenied("read-only")))),
                 ])
             #expect(m.stage == .active)
         }

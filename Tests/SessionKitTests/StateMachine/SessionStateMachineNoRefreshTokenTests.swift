@@ -12,7 +12,8 @@ extension StateMachineTests {
             var m = Script.makeActiveWithoutRefreshToken(expiresIn: 3600)
             #expect(m.freshTokens(at: 3590) == Script.tokens("A", refreshable: false))
             #expect(m.freshTokens(at: 3600) == nil)
-            #expect(m.tokenRequested(waiter: 1, at: 3590) == ["resume([1], tokens(A))"])
+            #expect(
+                m.tokenRequested(waiter: 1, at: 3590) == [.resume([1], .tokens(Script.tokens("A", expiresIn: 3600, refreshable: false)))])
             #expect(m.stage == .active)
         }
 
@@ -20,8 +21,8 @@ extension StateMachineTests {
             var m = Script.makeActiveWithoutRefreshToken(expiresIn: 3600)
             #expect(
                 m.tokenRequested(waiter: 1, at: 3600) == [
-                    "transition(active→signedOut: access token expired; no refresh token: sign in again)",
-                    "resume([1], failed(sessionExpired))",
+                    .transition(.active, .signedOut, .sessionExpired),
+                    .resume([1], .failed(.sessionExpired)),
                 ])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 2)
@@ -29,17 +30,17 @@ extension StateMachineTests {
 
         @Test func anExplicitRefreshIsUnsupportedWhileTheTokenLasts() {
             var m = Script.makeActiveWithoutRefreshToken()
-            #expect(m.refreshRequested(waiter: 1) == ["resume([1], failed(unsupported(the session has no refresh token)))"])
+            #expect(m.refreshRequested(waiter: 1) == [.resume([1], .failed(.unsupported("the session has no refresh token")))])
             #expect(m.stage == .active)
-            #expect(m.refreshRequested(waiter: 2, at: 3600).last == "resume([2], failed(sessionExpired))")
+            #expect(m.refreshRequested(waiter: 2, at: 3600).last == .resume([2], .failed(.sessionExpired)))
         }
 
         @Test func aRestoreWhoseAccessTokenExpiredEndsWithTheSameReason() {
             var m = Script.makeRestoring()
             #expect(
                 m.refreshFailed(.permanent(.sessionExpired)) == [
-                    "transition(refreshing→signedOut: access token expired; no refresh token: sign in again)",
-                    "resume([], failed(sessionExpired))",
+                    .transition(.refreshing, .signedOut, .sessionExpired),
+                    .resume([], .failed(.sessionExpired)),
                 ])
         }
 
@@ -47,21 +48,21 @@ extension StateMachineTests {
             var lasting = Script.makeSignedOut()
             #expect(
                 lasting.restore(.session(Script.tokens("S", expiresIn: 30, refreshable: false)), waiter: 1) == [
-                    "transition(signedOut→active: restored from the store; sub alice)",
-                    "resume([1], restored(active))",
+                    .transition(.signedOut, .active, .restored(subject: "alice")),
+                    .resume([1], .restored(.active)),
                 ])
             var expired = Script.makeSignedOut()
             #expect(
                 expired.restore(.session(Script.tokens("S", expiresIn: -10, refreshable: false)), waiter: 1) == [
-                    "transition(signedOut→signedOut: access token expired; no refresh token: sign in again)",
-                    "resume([1], failed(sessionExpired))",
+                    .transition(.signedOut, .signedOut, .sessionExpired),
+                    .resume([1], .failed(.sessionExpired)),
                 ])
             #expect(expired.stage == .signedOut)
         }
 
         @Test func aRefreshableSessionStillRefreshesInsideTheLeadTime() {
             var m = Script.makeActive(expiresIn: 3600)
-            #expect(m.tokenRequested(waiter: 1, at: 3590).last == "refresh(gen 1)")
+            #expect(m.tokenRequested(waiter: 1, at: 3590).last == .refresh(generation: 1, previous: Script.tokens("A")))
         }
     }
 }

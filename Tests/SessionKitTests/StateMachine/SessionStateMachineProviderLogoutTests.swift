@@ -13,21 +13,21 @@ extension StateMachineTests {
             var m = Script.makeRevoking()
             #expect(
                 m.serverConfirmed(endSession: .open(Script.endSessionOrder())) == [
-                    "transition(revoking→revoking: revocation confirmed; local credentials wiped)",
-                    "presentEndSession(state=logout-1, gen 2)",
-                    "startTimer(2, 300s)",
+                    .transition(.revoking, .revoking, .revocationConfirmed),
+                    .presentEndSession(Script.endSessionOrder(1), generation: 2),
+                    .startTimer(2, after: .seconds(300)),
                 ])
             #expect(m.stage == .revoking)
             #expect(m.waiting == [Script.signOutCaller])
-            #expect(m.tokenRequested(waiter: 1) == ["resume([1], failed(signOutInProgress))"])
+            #expect(m.tokenRequested(waiter: 1) == [.resume([1], .failed(.signOutInProgress))])
             #expect(m.signOut(waiter: 95) == [])
             #expect(
                 m.endSessionReturned(Script.endSessionReturn()) == [
-                    "cancelTimer(2)",
-                    "cancelPresenter",
-                    "transition(revoking→signedOut: provider session ended)",
-                    "emit(providerLogout(completed))",
-                    "resume([91,95], done)",
+                    .cancelTimer(2),
+                    .cancelPresenter,
+                    .transition(.revoking, .signedOut, .providerSessionEnded),
+                    .emit(.providerLogout(.completed)),
+                    .resume([91, 95], .done),
                 ])
             #expect(m.lastCallbackConsumed)
             #expect(m.stage == .signedOut)
@@ -46,7 +46,7 @@ extension StateMachineTests {
                 #expect(!m.lastCallbackConsumed)
             }
             #expect(m.stage == .revoking)
-            #expect(m.endSessionReturned(Script.endSessionReturn()).contains("transition(revoking→signedOut: provider session ended)"))
+            #expect(m.endSessionReturned(Script.endSessionReturn()).contains(.transition(.revoking, .signedOut, .providerSessionEnded)))
         }
 
         @Test func aPresentersOwnRedirectURIIsMatched() {
@@ -55,42 +55,43 @@ extension StateMachineTests {
             #expect(m.endSessionReturned(URL(string: "http://127.0.0.1:49152/logged-out?state=logout-1")!) == [])
             #expect(
                 m.endSessionReturned(URL(string: "http://127.0.0.1:49152/logged-out?state=logout-1")!, redirectURI: loopback).contains(
-                    "emit(providerLogout(completed))"))
+                    .emit(.providerLogout(.completed))))
         }
 
         @Test func cancelledOrTimedOutStillSignsOut() {
             var cancelled = Script.makeEndingProviderSession()
             #expect(
                 cancelled.presenterEnded(.cancelled) == [
-                    "cancelTimer(2)",
-                    "cancelPresenter",
-                    "transition(revoking→signedOut: signed out; provider session not ended: cancelled)",
-                    "emit(providerLogout(cancelled))",
-                    "resume([91], done)",
+                    .cancelTimer(2),
+                    .cancelPresenter,
+                    .transition(.revoking, .signedOut, .providerSessionNotEnded("cancelled")),
+                    .emit(.providerLogout(.cancelled)),
+                    .resume([91], .done),
                 ])
             var timedOut = Script.makeEndingProviderSession()
             #expect(
                 timedOut.timerFired(2).suffix(3) == [
-                    "transition(revoking→signedOut: signed out; provider session not ended: timed out)", "emit(providerLogout(timed out))",
-                    "resume([91], done)",
+                    .transition(.revoking, .signedOut, .providerSessionNotEnded("timed out")), .emit(.providerLogout(.timedOut)),
+                    .resume([91], .done),
                 ])
             var failed = Script.makeEndingProviderSession()
             #expect(
-                failed.presenterEnded(.presentationFailed("no browser")).contains("emit(providerLogout(presentation failed: no browser))"))
+                failed.presenterEnded(.presentationFailed("no browser")).contains(.emit(.providerLogout(.presentationFailed("no browser"))))
+            )
         }
 
         @Test func aNewSignInSupersedesTheLogout() {
             var m = Script.makeEndingProviderSession()
             #expect(
                 m.signIn(attempt: 2, waiter: 1) == [
-                    "cancelTimer(2)",
-                    "cancelPresenter",
-                    "transition(revoking→signedOut: signed out; provider session not ended: superseded by a new sign-in)",
-                    "emit(providerLogout(superseded by a new sign-in))",
-                    "resume([91], done)",
-                    "transition(signedOut→handoff: sign-in requested)",
-                    "present(state-2, gen 4)",
-                    "startTimer(3, 300s)",
+                    .cancelTimer(2),
+                    .cancelPresenter,
+                    .transition(.revoking, .signedOut, .providerSessionNotEnded("superseded by a new sign-in")),
+                    .emit(.providerLogout(.superseded)),
+                    .resume([91], .done),
+                    .transition(.signedOut, .handoff, .signInRequested),
+                    .present(Script.attempt(2), generation: 4),
+                    .startTimer(3, after: .seconds(300)),
                 ])
             // The old logout's return and timer are stale now.
             #expect(m.endSessionReturned(Script.endSessionReturn()) == [])
@@ -102,9 +103,9 @@ extension StateMachineTests {
             var m = Script.makeRevoking()
             #expect(
                 m.serverConfirmed(endSession: .unavailable("no post-logout redirect URI is configured")) == [
-                    "transition(revoking→signedOut: revocation confirmed; local credentials wiped)",
-                    "emit(providerLogout(unavailable: no post-logout redirect URI is configured))",
-                    "resume([91], done)",
+                    .transition(.revoking, .signedOut, .revocationConfirmed),
+                    .emit(.providerLogout(.unavailable("no post-logout redirect URI is configured"))),
+                    .resume([91], .done),
                 ])
         }
 
@@ -112,9 +113,9 @@ extension StateMachineTests {
             var m = Script.makeRevoking()
             #expect(
                 m.serverFailed(.cannotTell("no endpoint"), endSession: .open(Script.endSessionOrder())) == [
-                    "transition(revoking→revoking: signed out locally; provider not told: no endpoint)",
-                    "presentEndSession(state=logout-1, gen 2)",
-                    "startTimer(2, 300s)",
+                    .transition(.revoking, .revoking, .signedOutLocallyOnly("no endpoint")),
+                    .presentEndSession(Script.endSessionOrder(1), generation: 2),
+                    .startTimer(2, after: .seconds(300)),
                 ])
         }
 

@@ -11,8 +11,8 @@ extension StateMachineTests {
             var m = Script.makeSignedOut()
             #expect(
                 m.restore(.nothing, waiter: 1) == [
-                    "transition(signedOut→signedOut: nothing stored)",
-                    "resume([1], restored(signedOut))",
+                    .transition(.signedOut, .signedOut, .nothingStored),
+                    .resume([1], .restored(.signedOut)),
                 ])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 0)
@@ -22,8 +22,8 @@ extension StateMachineTests {
             var m = Script.makeSignedOut()
             #expect(
                 m.restore(.session(Script.tokens("S", expiresIn: 3000)), waiter: 1) == [
-                    "transition(signedOut→active: restored from the store; sub alice)",
-                    "resume([1], restored(active))",
+                    .transition(.signedOut, .active, .restored(subject: "alice")),
+                    .resume([1], .restored(.active)),
                 ])
             #expect(m.stage == .active)
             #expect(m.freshTokens() == Script.tokens("S", expiresIn: 3000))
@@ -33,16 +33,16 @@ extension StateMachineTests {
             var m = Script.makeSignedOut()
             #expect(
                 m.restore(.session(Script.tokens("S", expiresIn: 30)), waiter: 1) == [
-                    "transition(signedOut→refreshing: restored from the store; sub alice; token due in 30s)",
-                    "resume([1], restored(refreshing))",
-                    "refresh(gen 1)",
+                    .transition(.signedOut, .refreshing, .restoredDue(subject: "alice", inSeconds: 30)),
+                    .resume([1], .restored(.refreshing)),
+                    .refresh(generation: 1, previous: Script.tokens("S", expiresIn: 30)),
                 ])
             // A caller during the first attempt waits for it.
             #expect(m.tokenRequested(waiter: 2) == [])
             #expect(
                 m.refreshSucceeded(Script.tokens("A")) == [
-                    "transition(refreshing→active: refresh verified; 1 caller served)",
-                    "resume([2], tokens(A))",
+                    .transition(.refreshing, .active, .refreshed(callers: 1)),
+                    .resume([2], .tokens(Script.tokens("A"))),
                 ])
         }
 
@@ -54,20 +54,20 @@ extension StateMachineTests {
             // Still valid for 30 s: the caller gets it, and the refresh backs off.
             #expect(
                 m.refreshFailed(.transient(offline, retryIn: .seconds(1))) == [
-                    "transition(refreshing→refreshing: attempt 1 failed (connection failed); retrying in 1s)",
-                    "startTimer(1, 1s)",
-                    "resume([2], tokens(S))",
+                    .transition(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 1, because: "connection failed")),
+                    .startTimer(1, after: .seconds(1)),
+                    .resume([2], .tokens(Script.tokens("S", expiresIn: 30))),
                 ])
             #expect(m.freshTokens(at: 29) == Script.tokens("S", expiresIn: 30))
-            #expect(m.tokenRequested(waiter: 3, at: 10) == ["resume([3], tokens(S))"])
+            #expect(m.tokenRequested(waiter: 3, at: 10) == [.resume([3], .tokens(Script.tokens("S", expiresIn: 30)))])
             // Past its expiry, callers wait for the next attempt; when the policy gives up they get
             // the transient error and the session stays signed in.
             #expect(m.tokenRequested(waiter: 4, at: 31) == [])
-            #expect(m.timerFired(1) == ["refresh(gen 1)"])
+            #expect(m.timerFired(1) == [.refresh(generation: 1, attempt: 2, previous: Script.tokens("S", expiresIn: 30))])
             #expect(
                 m.refreshFailed(.transient(offline, retryIn: nil), at: 31) == [
-                    "transition(refreshing→active: refresh failed, tokens kept: connection failed)",
-                    "resume([4], failed(provider(connection failed)))",
+                    .transition(.refreshing, .active, .refreshFailedTransiently("connection failed")),
+                    .resume([4], .failed(offline)),
                 ])
             #expect(m.stage == .active)
         }
@@ -76,8 +76,8 @@ extension StateMachineTests {
             var m = Script.makeSignedOut()
             #expect(
                 m.restore(.foreignSession("it was written for another client"), waiter: 1) == [
-                    "transition(signedOut→signedOut: stored session not restored: it was written for another client)",
-                    "resume([1], failed(storedSessionForeign))",
+                    .transition(.signedOut, .signedOut, .storedSessionNotRestored("it was written for another client")),
+                    .resume([1], .failed(.storedSessionForeign("it was written for another client"))),
                 ])
             #expect(m.generation == 0)
         }
@@ -87,16 +87,16 @@ extension StateMachineTests {
             // The launch does not wait for the refresh: restore() is answered at once.
             #expect(
                 m.restore(.incompleteSession, waiter: 1) == [
-                    "transition(signedOut→refreshing: restoring from stored refresh token)",
-                    "resume([1], restored(refreshing))",
-                    "refresh(gen 1, restoring)",
+                    .transition(.signedOut, .refreshing, .restoring),
+                    .resume([1], .restored(.refreshing)),
+                    .refresh(generation: 1, previous: nil),
                 ])
             #expect(m.freshTokens() == nil)
             #expect(m.tokenRequested(waiter: 2) == [])
             #expect(
                 m.refreshSucceeded(Script.tokens("A")) == [
-                    "transition(refreshing→active: id_token verified; sub alice)",
-                    "resume([2], tokens(A))",
+                    .transition(.refreshing, .active, .verified(subject: "alice")),
+                    .resume([2], .tokens(Script.tokens("A"))),
                 ])
             #expect(m.stage == .active)
         }
@@ -105,18 +105,18 @@ extension StateMachineTests {
             var m = Script.makeRestoring()
             #expect(
                 m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: .seconds(2))) == [
-                    "transition(refreshing→refreshing: attempt 1 failed (timed out); retrying in 2s)",
-                    "startTimer(1, 2s)",
+                    .transition(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 2, because: "timed out")),
+                    .startTimer(1, after: .seconds(2)),
                 ])
-            #expect(m.timerFired(1) == ["refresh(gen 1, restoring)"])
+            #expect(m.timerFired(1) == [.refresh(generation: 1, attempt: 2, previous: nil)])
         }
 
         @Test func restoreThatCannotReachTheProviderEndsSignedOut() {
             var m = Script.makeRestoring()
             #expect(
                 m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: nil)) == [
-                    "transition(refreshing→signedOut: refresh failed, tokens kept: timed out)",
-                    "resume([], failed(provider(timed out)))",
+                    .transition(.refreshing, .signedOut, .refreshFailedTransiently("timed out")),
+                    .resume([], .failed(.provider(.transport(.timedOut)))),
                 ])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 2)
@@ -126,8 +126,8 @@ extension StateMachineTests {
             var m = Script.makeRestoring()
             #expect(
                 m.refreshFailed(.rejected(answer: "400 invalid_grant")) == [
-                    "transition(refreshing→signedOut: refresh rejected: 400 invalid_grant)",
-                    "resume([], failed(refreshTokenRejected))",
+                    .transition(.refreshing, .signedOut, .refreshRejected("400 invalid_grant")),
+                    .resume([], .failed(.refreshTokenRejected)),
                 ])
         }
 
@@ -135,15 +135,15 @@ extension StateMachineTests {
             var m = Script.makeSignedOut()
             #expect(
                 m.restore(.pending(.signOut), waiter: 1) == [
-                    "transition(signedOut→revoking: resuming journaled operation)",
-                    "resume([1], restored(revoking))",
-                    "revoke(gen 1, attempt 1)",
+                    .transition(.signedOut, .revoking, .resumingPendingOperation),
+                    .resume([1], .restored(.revoking)),
+                    .revoke(generation: 1, attempt: 1),
                 ])
-            #expect(m.tokenRequested(waiter: 2) == ["resume([2], failed(signOutInProgress))"])
+            #expect(m.tokenRequested(waiter: 2) == [.resume([2], .failed(.signOutInProgress))])
             #expect(
                 m.serverConfirmed() == [
-                    "transition(revoking→signedOut: revocation confirmed; local credentials wiped)",
-                    "resume([], done)",
+                    .transition(.revoking, .signedOut, .revocationConfirmed),
+                    .resume([], .done),
                 ])
         }
 
@@ -151,15 +151,15 @@ extension StateMachineTests {
             var m = Script.makeSignedOut()
             #expect(
                 m.restore(.pending(.deleteAccount), waiter: 1) == [
-                    "transition(signedOut→disconnecting: resuming journaled operation)",
-                    "resume([1], restored(disconnecting))",
-                    "disconnect(gen 1, attempt 1)",
+                    .transition(.signedOut, .disconnecting, .resumingPendingOperation),
+                    .resume([1], .restored(.disconnecting)),
+                    .disconnect(generation: 1, attempt: 1),
                 ])
             #expect(
                 m.serverConfirmed(subject: "alice") == [
-                    "transition(disconnecting→signedOut: disconnect confirmed; credentials and device key wiped)",
-                    "emit(deleteUserData(alice))",
-                    "resume([], done)",
+                    .transition(.disconnecting, .signedOut, .accountDeleted),
+                    .emit(.deleteUserData(subject: "alice")),
+                    .resume([], .done),
                 ])
         }
 
@@ -169,12 +169,12 @@ extension StateMachineTests {
             // No verified tokens in memory after a relaunch: the kept credentials are refreshed and verified.
             #expect(
                 m.serverFailed(.refused(status: 403)) == [
-                    "transition(disconnecting→refreshing: disconnect refused (403); credentials kept)",
-                    "resume([], failed(accountDeletionRefused(403)))",
-                    "refresh(gen 1, restoring)",
+                    .transition(.disconnecting, .refreshing, .accountDeletionRefused(status: 403)),
+                    .resume([], .failed(.accountDeletionRefused(status: 403))),
+                    .refresh(generation: 1, previous: nil),
                 ])
             #expect(m.stage == .refreshing)
-            #expect(m.refreshSucceeded(Script.tokens("B")).contains("transition(refreshing→active: id_token verified; sub alice)"))
+            #expect(m.refreshSucceeded(Script.tokens("B")).contains(.transition(.refreshing, .active, .verified(subject: "alice"))))
         }
 
         @Test func pendingSignOutGivesWayToANewSignIn() {
@@ -182,12 +182,12 @@ extension StateMachineTests {
             _ = m.restore(.pending(.signOut), waiter: 1)
             #expect(
                 m.signIn(attempt: 1, waiter: 2) == [
-                    "deferRevocation",
-                    "resume([], done)",
-                    "transition(revoking→signedOut: new sign-in; old refresh token revoked in the background)",
-                    "transition(signedOut→handoff: sign-in requested)",
-                    "present(state-1, gen 2)",
-                    "startTimer(1, 300s)",
+                    .deferRevocation,
+                    .resume([], .done),
+                    .transition(.revoking, .signedOut, .revocationDeferred),
+                    .transition(.signedOut, .handoff, .signInRequested),
+                    .present(Script.attempt(1), generation: 2),
+                    .startTimer(1, after: .seconds(300)),
                 ])
         }
 
@@ -197,14 +197,14 @@ extension StateMachineTests {
         ])
         func restoreWhileRunningRestoresNothing(plan: RestorePlan<ScriptTokens>) {
             var m = Script.makeActive()
-            #expect(m.restore(plan, waiter: 1) == ["resume([1], restored(active))"])
+            #expect(m.restore(plan, waiter: 1) == [.resume([1], .restored(.active))])
             #expect(m.stage == .active)
             #expect(m.generation == 1)
         }
 
         @Test func secondRestoreWhileRestoringRestoresNothing() {
             var m = Script.makeRestoring()
-            #expect(m.restore(.session(Script.tokens("S")), waiter: 1) == ["resume([1], restored(refreshing))"])
+            #expect(m.restore(.session(Script.tokens("S")), waiter: 1) == [.resume([1], .restored(.refreshing))])
             #expect(m.waiting == [])
         }
     }

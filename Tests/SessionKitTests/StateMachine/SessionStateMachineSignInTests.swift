@@ -11,22 +11,22 @@ extension StateMachineTests {
             var m = Script.makeSignedOut()
             #expect(
                 m.signIn(attempt: 1, waiter: 1) == [
-                    "transition(signedOut→handoff: sign-in requested)",
-                    "present(state-1, gen 1)",
-                    "startTimer(1, 300s)",
+                    .transition(.signedOut, .handoff, .signInRequested),
+                    .present(Script.attempt(1), generation: 1),
+                    .startTimer(1, after: .seconds(300)),
                 ])
             #expect(
                 m.callback(code: "code-1", state: "state-1", iss: Script.issuer) == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→verifying: callback received; exchanging code)",
-                    "exchangeCode(code-1, state-1, gen 1)",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .verifying, .callbackReceived),
+                    .exchangeCode(code: "code-1", attempt: Script.attempt(1), generation: 1),
                 ])
             #expect(m.lastCallbackConsumed)
             #expect(
                 m.exchangeSucceeded(Script.tokens("A")) == [
-                    "transition(verifying→active: id_token verified; sub alice)",
-                    "resume([1], tokens(A))",
+                    .transition(.verifying, .active, .verified(subject: "alice")),
+                    .resume([1], .tokens(Script.tokens("A"))),
                 ])
             #expect(m.stage == .active)
             #expect(m.freshTokens() == Script.tokens("A"))
@@ -35,23 +35,23 @@ extension StateMachineTests {
         @Test func callbackWithoutIssuerIsAccepted() {
             // RFC 9207: `iss` is checked when the provider sends it; providers that do not are still served.
             var m = Script.makeHandoff()
-            #expect(m.callback(iss: nil).contains("transition(handoff→verifying: callback received; exchanging code)"))
+            #expect(m.callback(iss: nil).contains(.transition(.handoff, .verifying, .callbackReceived)))
             #expect(m.stage == .verifying)
         }
 
         @Test func stateMismatchIsNotConsumedAndLeavesTheHandoffWaiting() {
             var m = Script.makeHandoff()
             // Whoever can open the redirect URL must not be able to cancel a sign-in in progress.
-            #expect(m.callback(state: "state-forged") == ["emit(callbackRefused(state does not match the pending handoff))"])
+            #expect(m.callback(state: "state-forged") == [.emit(.callbackRefused(.stateMismatch))])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .handoff)
             #expect(m.generation == 1)
-            #expect(m.callback(state: "state-1").contains("transition(handoff→verifying: callback received; exchanging code)"))
+            #expect(m.callback(state: "state-1").contains(.transition(.handoff, .verifying, .callbackReceived)))
         }
 
         @Test func missingStateIsAStateMismatch() {
             var m = Script.makeHandoff()
-            #expect(m.callback(state: nil) == ["emit(callbackRefused(state does not match the pending handoff))"])
+            #expect(m.callback(state: nil) == [.emit(.callbackRefused(.stateMismatch))])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .handoff)
         }
@@ -60,10 +60,10 @@ extension StateMachineTests {
             var m = Script.makeHandoff()
             #expect(
                 m.callback(iss: "https://attacker.example") == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: callback rejected: iss mismatch)",
-                    "resume([90], failed(callbackRejected(iss mismatch)))",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .callbackRejected("iss mismatch")),
+                    .resume([90], .failed(.callbackRejected("iss mismatch"))),
                 ])
             #expect(m.stage == .signedOut)
         }
@@ -73,24 +73,25 @@ extension StateMachineTests {
             var m = Script.makeHandoff()
             #expect(
                 m.callback(code: nil, error: "access_denied", iss: "https://attacker.example").contains(
-                    "resume([90], failed(callbackRejected(iss mismatch)))"))
+                    .resume([90], .failed(.callbackRejected("iss mismatch")))))
         }
 
         @Test func accessDeniedEndsTheHandoff() {
             var m = Script.makeHandoff()
             #expect(
                 m.callback(code: nil, error: "access_denied", iss: Script.issuer) == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: authorization denied: access_denied)",
-                    "resume([90], failed(authorizationDenied(access_denied)))",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .authorizationDenied(error: "access_denied")),
+                    .resume([90], .failed(.authorizationDenied("access_denied"))),
                 ])
             #expect(m.stage == .signedOut)
         }
 
         @Test func errorWinsOverACode() {
             var m = Script.makeHandoff()
-            #expect(m.callback(code: "code-1", error: "server_error").contains("resume([90], failed(authorizationDenied(server_error)))"))
+            #expect(
+                m.callback(code: "code-1", error: "server_error").contains(.resume([90], .failed(.authorizationDenied("server_error")))))
             #expect(m.stage == .signedOut)
         }
 
@@ -99,24 +100,24 @@ extension StateMachineTests {
             var m = Script.makeHandoff()
             #expect(
                 m.callback(code: code) == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: callback rejected: no code)",
-                    "resume([90], failed(callbackRejected(no code)))",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .callbackRejected("no code")),
+                    .resume([90], .failed(.callbackRejected("no code"))),
                 ])
             #expect(m.stage == .signedOut)
         }
 
         @Test func callbackWithoutAHandoffIsNotConsumed() {
             var m = Script.makeActive()
-            #expect(m.callback() == ["emit(callbackRefused(no handoff waits for a callback))"])
+            #expect(m.callback() == [.emit(.callbackRefused(.noHandoffWaiting))])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .active)
         }
 
         @Test func replayedCallbackIsNotConsumed() {
             var m = Script.makeVerifying()
-            #expect(m.callback() == ["emit(callbackRefused(no handoff waits for a callback))"])
+            #expect(m.callback() == [.emit(.callbackRefused(.noHandoffWaiting))])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .verifying)
         }
@@ -125,16 +126,16 @@ extension StateMachineTests {
             var m = Script.makeHandoff()
             #expect(
                 m.timerFired(1) == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: handoff timed out)",
-                    "resume([90], failed(handoffTimedOut))",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .handoffTimedOut),
+                    .resume([90], .failed(.handoffTimedOut)),
                 ])
             #expect(m.stage == .signedOut)
             // Late words from the ended handoff change nothing.
             #expect(m.timerFired(1) == [])
             #expect(m.presenterEnded(.cancelled, generation: 1) == [])
-            #expect(m.callback() == ["emit(callbackRefused(no handoff waits for a callback))"])
+            #expect(m.callback() == [.emit(.callbackRefused(.noHandoffWaiting))])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .signedOut)
         }
@@ -144,15 +145,15 @@ extension StateMachineTests {
             _ = m.presenterEnded(.cancelled)
             #expect(
                 m.signIn(attempt: 2, waiter: 1) == [
-                    "transition(signedOut→handoff: sign-in requested)",
-                    "present(state-2, gen 3)",
-                    "startTimer(2, 300s)",
+                    .transition(.signedOut, .handoff, .signInRequested),
+                    .present(Script.attempt(2), generation: 3),
+                    .startTimer(2, after: .seconds(300)),
                 ])
             #expect(m.timerFired(1) == [])
             #expect(m.presenterEnded(.cancelled, generation: 1) == [])
             #expect(m.stage == .handoff)
             // Attempt 1's callback does not belong to attempt 2.
-            #expect(m.callback(state: "state-1") == ["emit(callbackRefused(state does not match the pending handoff))"])
+            #expect(m.callback(state: "state-1") == [.emit(.callbackRefused(.stateMismatch))])
             #expect(!m.lastCallbackConsumed)
             #expect(m.stage == .handoff)
         }
@@ -161,10 +162,10 @@ extension StateMachineTests {
             var m = Script.makeHandoff()
             #expect(
                 m.presenterEnded(.cancelled) == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: handoff cancelled)",
-                    "resume([90], failed(cancelled))",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .handoffCancelled),
+                    .resume([90], .failed(.cancelled)),
                 ])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 2)
@@ -174,10 +175,10 @@ extension StateMachineTests {
             var m = Script.makeHandoff()
             #expect(
                 m.presenterEnded(.presentationFailed("no browser")) == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: handoff could not be shown: no browser)",
-                    "resume([90], failed(presentationFailed))",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .presentationFailed("no browser")),
+                    .resume([90], .failed(.presentationFailed("no browser"))),
                 ])
             #expect(m.stage == .signedOut)
         }
@@ -192,17 +193,17 @@ extension StateMachineTests {
             var m = Script.makeHandoff()
             #expect(
                 m.cancel(waiter: 90) == [
-                    "cancelTimer(1)",
-                    "cancelPresenter",
-                    "transition(handoff→signedOut: handoff cancelled)",
-                    "resume([90], failed(cancelled))",
+                    .cancelTimer(1),
+                    .cancelPresenter,
+                    .transition(.handoff, .signedOut, .handoffCancelled),
+                    .resume([90], .failed(.cancelled)),
                 ])
             #expect(m.stage == .signedOut)
         }
 
         @Test func cancellingARefusedSecondSignInLeavesTheHandoff() {
             var m = Script.makeHandoff()
-            #expect(m.signIn(attempt: 2, waiter: 1) == ["resume([1], failed(signInInProgress))"])
+            #expect(m.signIn(attempt: 2, waiter: 1) == [.resume([1], .failed(.signInInProgress))])
             // Its task is cancelled after it was already resumed: the handoff of caller 90 goes on.
             #expect(m.cancel(waiter: 1) == [])
             #expect(m.stage == .handoff)
@@ -211,12 +212,12 @@ extension StateMachineTests {
 
         @Test func cancellingTheCallerWhileVerifyingLetsTheExchangeFinish() {
             var m = Script.makeVerifying()
-            #expect(m.cancel(waiter: 90) == ["resume([90], failed(cancelled))"])
+            #expect(m.cancel(waiter: 90) == [.resume([90], .failed(.cancelled))])
             #expect(m.stage == .verifying)
             #expect(
                 m.exchangeSucceeded(Script.tokens("A")) == [
-                    "transition(verifying→active: id_token verified; sub alice)",
-                    "resume([], tokens(A))",
+                    .transition(.verifying, .active, .verified(subject: "alice")),
+                    .resume([], .tokens(Script.tokens("A"))),
                 ])
             #expect(m.stage == .active)
         }
@@ -225,8 +226,8 @@ extension StateMachineTests {
             var m = Script.makeVerifying()
             #expect(
                 m.exchangeFailed(.verificationFailed(.badSignature)) == [
-                    "transition(verifying→signedOut: id_token rejected: bad_signature)",
-                    "resume([90], failed(verificationFailed(bad_signature)))",
+                    .transition(.verifying, .signedOut, .verificationFailed(code: "bad_signature")),
+                    .resume([90], .failed(.verificationFailed(.badSignature))),
                 ])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 2)
@@ -237,8 +238,8 @@ extension StateMachineTests {
             let error = SessionError.provider(.http(status: 400, error: "invalid_grant", retryAfterSeconds: nil, excerpt: ""))
             #expect(
                 m.exchangeFailed(error) == [
-                    "transition(verifying→signedOut: code exchange failed: 400 invalid_grant)",
-                    "resume([90], failed(provider(400 invalid_grant)))",
+                    .transition(.verifying, .signedOut, .exchangeFailed("400 invalid_grant")),
+                    .resume([90], .failed(error)),
                 ])
         }
 
@@ -246,11 +247,11 @@ extension StateMachineTests {
             var m = Script.makeVerifying()
             #expect(
                 m.signOut(waiter: 1) == [
-                    "transition(verifying→signedOut: handoff cancelled)",
-                    "resume([90], failed(cancelled))",
-                    "resume([1], done)",
+                    .transition(.verifying, .signedOut, .handoffCancelled),
+                    .resume([90], .failed(.cancelled)),
+                    .resume([1], .done),
                 ])
-            #expect(m.exchangeSucceeded(Script.tokens("A"), generation: 1) == ["discardLateTokens(A)"])
+            #expect(m.exchangeSucceeded(Script.tokens("A"), generation: 1) == [.discardLateTokens(Script.tokens("A"))])
             #expect(m.exchangeFailed(.verificationFailed(.expired), generation: 1) == [])
             #expect(m.stage == .signedOut)
         }
@@ -260,7 +261,7 @@ extension StateMachineTests {
             _ = m.signOut(waiter: 1)
             _ = m.signIn(attempt: 2, waiter: 2)
             #expect(m.generation == 3)
-            #expect(m.exchangeSucceeded(Script.tokens("A"), generation: 1) == ["discardLateTokens(A)"])
+            #expect(m.exchangeSucceeded(Script.tokens("A"), generation: 1) == [.discardLateTokens(Script.tokens("A"))])
             #expect(m.stage == .handoff)
             #expect(m.waiting == [2])
         }
@@ -269,12 +270,12 @@ extension StateMachineTests {
             var m = Script.makeRevoking()
             #expect(
                 m.signIn(attempt: 2, waiter: 1) == [
-                    "deferRevocation",
-                    "resume([91], done)",
-                    "transition(revoking→signedOut: new sign-in; old refresh token revoked in the background)",
-                    "transition(signedOut→handoff: sign-in requested)",
-                    "present(state-2, gen 3)",
-                    "startTimer(2, 300s)",
+                    .deferRevocation,
+                    .resume([91], .done),
+                    .transition(.revoking, .signedOut, .revocationDeferred),
+                    .transition(.signedOut, .handoff, .signInRequested),
+                    .present(Script.attempt(2), generation: 3),
+                    .startTimer(2, after: .seconds(300)),
                 ])
             #expect(m.stage == .handoff)
             // The revocation's own answer belongs to generation 2 and is dropped.
@@ -288,13 +289,13 @@ extension StateMachineTests {
             _ = m.serverFailed(.transient("HTTP 503", retryIn: .seconds(2)))
             #expect(
                 m.signIn(attempt: 2, waiter: 1) == [
-                    "cancelTimer(2)",
-                    "deferRevocation",
-                    "resume([91], done)",
-                    "transition(revoking→signedOut: new sign-in; old refresh token revoked in the background)",
-                    "transition(signedOut→handoff: sign-in requested)",
-                    "present(state-2, gen 3)",
-                    "startTimer(3, 300s)",
+                    .cancelTimer(2),
+                    .deferRevocation,
+                    .resume([91], .done),
+                    .transition(.revoking, .signedOut, .revocationDeferred),
+                    .transition(.signedOut, .handoff, .signInRequested),
+                    .present(Script.attempt(2), generation: 3),
+                    .startTimer(3, after: .seconds(300)),
                 ])
             #expect(m.timerFired(2) == [])
             #expect(m.stage == .handoff)
@@ -307,8 +308,8 @@ extension StateMachineTests {
             }
             let lines = m.signIn(attempt: 2, waiter: 1)
             #expect(m.stage == .handoff)
-            let resumed = lines.first { $0.hasPrefix("resume(") }
-            #expect(resumed == "resume([\(([91] + Array(101...120)).map(String.init).joined(separator: ","))], done)")
+            let resumed = lines.first { if case .resume = $0 { true } else { false } }
+            #expect(resumed == .resume([91] + Array(101...120), .done))
         }
     }
 }
@@ -316,13 +317,13 @@ extension StateMachineTests {
 extension StateMachineTests.SessionStateMachineSignInTests {
     @Test func aRepeatedParameterIsNotConsumedAndLeavesTheHandoffWaiting() {
         var m = MachineScript.makeHandoff()
-        #expect(m.callback(repeated: ["code"]) == ["emit(callbackRefused(parameter code repeated))"])
+        #expect(m.callback(repeated: ["code"]) == [.emit(.callbackRefused(.repeatedParameter(name: "code")))])
         #expect(!m.lastCallbackConsumed)
         #expect(m.stage == .handoff)
         #expect(
             m.callback() == [
-                "cancelTimer(1)", "cancelPresenter", "transition(handoff→verifying: callback received; exchanging code)",
-                "exchangeCode(code-1, state-1, gen 1)",
+                .cancelTimer(1), .cancelPresenter, .transition(.handoff, .verifying, .callbackReceived),
+                .exchangeCode(code: "code-1", attempt: Script.attempt(1), generation: 1),
             ])
     }
 }

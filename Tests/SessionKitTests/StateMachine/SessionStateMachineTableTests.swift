@@ -89,7 +89,7 @@ extension StateMachineTests {
                         }
                         if pair.event == .exchangeVerified || pair.event == .refreshVerified {
                             // Late tokens are never adopted, but must reach the shell to be revoked.
-                            #expect(script.lastActions.map(Script.line) == ["discardLateTokens(B)"], context)
+                            #expect(script.lastActions == [.discardLateTokens(Script.tokens("B"))], context)
                         }
                     }
                 }

@@ -15,7 +15,7 @@ extension StateMachineTests {
         @Test func tokenOneSecondBeforeTheLeadTimeIsFresh() {
             var m = Script.makeActive(expiresIn: 3600)
             #expect(m.freshTokens(at: 3539) == Script.tokens("A"))
-            #expect(m.tokenRequested(waiter: 1, at: 3539) == ["resume([1], tokens(A))"])
+            #expect(m.tokenRequested(waiter: 1, at: 3539) == [.resume([1], .tokens(Script.tokens("A")))])
             #expect(m.stage == .active)
         }
 
@@ -24,8 +24,8 @@ extension StateMachineTests {
             #expect(m.freshTokens(at: 3540) == nil)
             #expect(
                 m.tokenRequested(waiter: 1, at: 3540) == [
-                    "transition(active→refreshing: token due in 60s; 1 caller waiting)",
-                    "refresh(gen 1)",
+                    .transition(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
+                    .refresh(generation: 1, previous: Script.tokens("A")),
                 ])
             #expect(m.stage == .refreshing)
         }
@@ -35,8 +35,8 @@ extension StateMachineTests {
             #expect(m.freshTokens(at: 3541) == nil)
             #expect(
                 m.tokenRequested(waiter: 1, at: 3541) == [
-                    "transition(active→refreshing: token due in 59s; 1 caller waiting)",
-                    "refresh(gen 1)",
+                    .transition(.active, .refreshing, .tokenDue(inSeconds: 59, callers: 1)),
+                    .refresh(generation: 1, previous: Script.tokens("A")),
                 ])
         }
 
@@ -44,8 +44,8 @@ extension StateMachineTests {
             var m = Script.makeActive(expiresIn: 3600)
             #expect(
                 m.tokenRequested(waiter: 1, at: 4000) == [
-                    "transition(active→refreshing: token due in 0s; 1 caller waiting)",
-                    "refresh(gen 1)",
+                    .transition(.active, .refreshing, .tokenDue(inSeconds: 0, callers: 1)),
+                    .refresh(generation: 1, previous: Script.tokens("A")),
                 ])
         }
 
@@ -83,8 +83,8 @@ extension StateMachineTests {
             #expect(m.waiting == [1, 2, 3, 4])
             #expect(
                 m.refreshSucceeded(Script.tokens("B")) == [
-                    "transition(refreshing→active: refresh verified; 4 callers served)",
-                    "resume([1,2,3,4], tokens(B))",
+                    .transition(.refreshing, .active, .refreshed(callers: 4)),
+                    .resume([1, 2, 3, 4], .tokens(Script.tokens("B"))),
                 ])
         }
 
@@ -92,7 +92,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1])
             let joined = [m.joinRefresh(waiter: 2), m.joinRefresh(waiter: 3)]
             #expect(joined == [true, true])
-            #expect(m.cancel(waiter: 2) == ["resume([2], failed(cancelled))"])
+            #expect(m.cancel(waiter: 2) == [.resume([2], .failed(.cancelled))])
             #expect(m.waiting == [1, 3])
         }
 
@@ -109,8 +109,8 @@ extension StateMachineTests {
             var m = Script.makeActive(expiresIn: 3600)
             #expect(
                 m.refreshRequested(waiter: 1) == [
-                    "transition(active→refreshing: refresh requested)",
-                    "refresh(gen 1)",
+                    .transition(.active, .refreshing, .refreshRequested),
+                    .refresh(generation: 1, previous: Script.tokens("A")),
                 ])
             #expect(m.stage == .refreshing)
         }
@@ -121,38 +121,41 @@ extension StateMachineTests {
             var m = Script.makeActive(expiresIn: 30)
             #expect(
                 m.tokenRequested(waiter: 1) == [
-                    "transition(active→refreshing: token due in 30s; 1 caller waiting)",
-                    "refresh(gen 1)",
+                    .transition(.active, .refreshing, .tokenDue(inSeconds: 30, callers: 1)),
+                    .refresh(generation: 1, previous: Script.tokens("A", expiresIn: 30)),
                 ])
             #expect(m.tokenRequested(waiter: 2) == [])
             #expect(m.tokenRequested(waiter: 3) == [])
             #expect(m.refreshRequested(waiter: 4) == [])
             #expect(
                 m.refreshSucceeded(Script.tokens("B")) == [
-                    "transition(refreshing→active: refresh verified; 4 callers served)",
-                    "resume([1,2,3,4], tokens(B))",
+                    .transition(.refreshing, .active, .refreshed(callers: 4)),
+                    .resume([1, 2, 3, 4], .tokens(Script.tokens("B"))),
                 ])
             #expect(m.activeTokens == Script.tokens("B"))
         }
 
         @Test func thousandCallersMakeOneRefreshAndAreResumedInArrivalOrder() {
             var m = Script.makeActive(expiresIn: 30)
-            var lines: [String] = []
+            var lines: [Script.Machine.Action] = []
             for waiter in 101...1100 {
                 lines += m.tokenRequested(waiter: waiter)
             }
-            #expect(lines.filter { $0.hasPrefix("refresh(") } == ["refresh(gen 1)"])
+            #expect(
+                lines.filter { if case .refresh = $0 { true } else { false } } == [
+                    .refresh(generation: 1, previous: Script.tokens("A", expiresIn: 30))
+                ])
             #expect(m.waiting == Array(101...1100))
             #expect(
                 m.refreshSucceeded(Script.tokens("B")) == [
-                    "transition(refreshing→active: refresh verified; 1000 callers served)",
-                    "resume([\((101...1100).map(String.init).joined(separator: ","))], tokens(B))",
+                    .transition(.refreshing, .active, .refreshed(callers: 1000)),
+                    .resume(Array(101...1100), .tokens(Script.tokens("B"))),
                 ])
         }
 
         @Test func cancellingOneWaiterRemovesOnlyThatWaiter() {
             var m = Script.makeRefreshing(waiters: [1, 2, 3])
-            #expect(m.cancel(waiter: 2) == ["resume([2], failed(cancelled))"])
+            #expect(m.cancel(waiter: 2) == [.resume([2], .failed(.cancelled))])
             #expect(m.stage == .refreshing)
             #expect(m.waiting == [1, 3])
             // A second cancellation of the same caller, or of one never waiting, is a no-op.
@@ -160,20 +163,20 @@ extension StateMachineTests {
             #expect(m.cancel(waiter: 7) == [])
             #expect(
                 m.refreshSucceeded(Script.tokens("B")) == [
-                    "transition(refreshing→active: refresh verified; 2 callers served)",
-                    "resume([1,3], tokens(B))",
+                    .transition(.refreshing, .active, .refreshed(callers: 2)),
+                    .resume([1, 3], .tokens(Script.tokens("B"))),
                 ])
         }
 
         @Test func cancellingEveryWaiterKeepsTheRefreshGoing() {
             var m = Script.makeRefreshing(waiters: [1])
-            #expect(m.cancel(waiter: 1) == ["resume([1], failed(cancelled))"])
+            #expect(m.cancel(waiter: 1) == [.resume([1], .failed(.cancelled))])
             #expect(m.stage == .refreshing)
             // The refresh may carry a rotated refresh token, so its result is still adopted.
             #expect(
                 m.refreshSucceeded(Script.tokens("B")) == [
-                    "transition(refreshing→active: refresh verified; 0 callers served)",
-                    "resume([], tokens(B))",
+                    .transition(.refreshing, .active, .refreshed(callers: 0)),
+                    .resume([], .tokens(Script.tokens("B"))),
                 ])
         }
 
@@ -190,25 +193,25 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.refreshFailed(.transient(Self.unavailable, retryIn: .seconds(2)), at: 31) == [
-                    "transition(refreshing→refreshing: attempt 1 failed (HTTP 503); retrying in 2s)",
-                    "startTimer(2, 2s)",
+                    .transition(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 2, because: "HTTP 503")),
+                    .startTimer(2, after: .seconds(2)),
                 ])
             #expect(m.retryAttempt == 2)
             #expect(m.tokenRequested(waiter: 3, at: 31) == [])
             #expect(m.timerFired(1) == [])
-            #expect(m.timerFired(2) == ["refresh(gen 1)"])
+            #expect(m.timerFired(2) == [.refresh(generation: 1, attempt: 2, previous: Script.tokens("A", expiresIn: 30))])
             #expect(m.timerFired(2) == [])
             #expect(
                 m.refreshFailed(.transient(Self.timedOut, retryIn: .milliseconds(4500)), at: 31) == [
-                    "transition(refreshing→refreshing: attempt 2 failed (timed out); retrying in 4.5s)",
-                    "startTimer(3, 4.5s)",
+                    .transition(.refreshing, .refreshing, .retrying(attempt: 2, afterSeconds: 4.5, because: "timed out")),
+                    .startTimer(3, after: .milliseconds(4500)),
                 ])
             #expect(m.timerFired(2) == [])
-            #expect(m.timerFired(3) == ["refresh(gen 1)"])
+            #expect(m.timerFired(3) == [.refresh(generation: 1, attempt: 3, previous: Script.tokens("A", expiresIn: 30))])
             #expect(
                 m.refreshSucceeded(Script.tokens("B")) == [
-                    "transition(refreshing→active: refresh verified; 3 callers served)",
-                    "resume([1,2,3], tokens(B))",
+                    .transition(.refreshing, .active, .refreshed(callers: 3)),
+                    .resume([1, 2, 3], .tokens(Script.tokens("B"))),
                 ])
             #expect(m.timerFired(3) == [])
             #expect(m.stage == .active)
@@ -218,8 +221,8 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.refreshFailed(.transient(.provider(.transport(.connectionFailed("offline"))), retryIn: nil), at: 31) == [
-                    "transition(refreshing→active: refresh failed, tokens kept: connection failed)",
-                    "resume([1,2], failed(provider(connection failed)))",
+                    .transition(.refreshing, .active, .refreshFailedTransiently("connection failed")),
+                    .resume([1, 2], .failed(.provider(.transport(.connectionFailed("offline"))))),
                 ])
             #expect(m.stage == .active)
             #expect(m.activeTokens == Script.tokens("A", expiresIn: 30))
@@ -227,8 +230,8 @@ extension StateMachineTests {
             // The next caller starts a new refresh.
             #expect(
                 m.tokenRequested(waiter: 3) == [
-                    "transition(active→refreshing: token due in 30s; 1 caller waiting)",
-                    "refresh(gen 1)",
+                    .transition(.active, .refreshing, .tokenDue(inSeconds: 30, callers: 1)),
+                    .refresh(generation: 1, previous: Script.tokens("A", expiresIn: 30)),
                 ])
             #expect(m.retryAttempt == 1)
         }
@@ -239,29 +242,29 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.refreshFailed(.transient(Self.unavailable, retryIn: .seconds(2)), at: 5) == [
-                    "transition(refreshing→refreshing: attempt 1 failed (HTTP 503); retrying in 2s)",
-                    "startTimer(2, 2s)",
-                    "resume([1,2], tokens(A))",
+                    .transition(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 2, because: "HTTP 503")),
+                    .startTimer(2, after: .seconds(2)),
+                    .resume([1, 2], .tokens(Script.tokens("A", expiresIn: 30))),
                 ])
             #expect(m.waiting == [])
             // While backing off, the current token is handed out until it really expires …
             #expect(m.freshTokens(at: 29) == Script.tokens("A", expiresIn: 30))
             #expect(m.freshTokens(at: 30) == nil)
-            #expect(m.tokenRequested(waiter: 3, at: 10) == ["resume([3], tokens(A))"])
+            #expect(m.tokenRequested(waiter: 3, at: 10) == [.resume([3], .tokens(Script.tokens("A", expiresIn: 30)))])
             let joined = m.joinRefresh(waiter: 4, at: 10)
             #expect(joined == false)
             // … and only past it do callers wait for the next attempt: one attempt per backoff step.
             #expect(m.tokenRequested(waiter: 5, at: 30) == [])
             #expect(m.waiting == [5])
-            #expect(m.timerFired(2) == ["refresh(gen 1)"])
+            #expect(m.timerFired(2) == [.refresh(generation: 1, attempt: 2, previous: Script.tokens("A", expiresIn: 30))])
         }
 
         @Test func aGivenUpRefreshHandsOutTheCurrentTokenWhileItIsValid() {
             var m = Script.makeRefreshing(waiters: [1])
             #expect(
                 m.refreshFailed(.transient(Self.unavailable, retryIn: nil), at: 5) == [
-                    "transition(refreshing→active: refresh failed, tokens kept: HTTP 503)",
-                    "resume([1], tokens(A))",
+                    .transition(.refreshing, .active, .refreshFailedTransiently("HTTP 503")),
+                    .resume([1], .tokens(Script.tokens("A", expiresIn: 30))),
                 ])
         }
 
@@ -269,20 +272,20 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.refreshFailed(.permanent(.refreshTokenRejected)) == [
-                    "transition(refreshing→signedOut: refresh rejected: invalid_grant)",
-                    "resume([1,2], failed(refreshTokenRejected))",
+                    .transition(.refreshing, .signedOut, .refreshRejected("invalid_grant")),
+                    .resume([1, 2], .failed(.refreshTokenRejected)),
                 ])
             #expect(m.stage == .signedOut)
             #expect(m.generation == 2)
-            #expect(m.tokenRequested(waiter: 3) == ["resume([3], failed(notSignedIn))"])
+            #expect(m.tokenRequested(waiter: 3) == [.resume([3], .failed(.notSignedIn))])
         }
 
         @Test func rejectedRefreshedIDTokenSignsOut() {
             var m = Script.makeRefreshing(waiters: [1])
             #expect(
                 m.refreshFailed(.permanent(.verificationFailed(.subjectMismatch))) == [
-                    "transition(refreshing→signedOut: id_token rejected: sub_mismatch)",
-                    "resume([1], failed(verificationFailed(sub_mismatch)))",
+                    .transition(.refreshing, .signedOut, .verificationFailed(code: "sub_mismatch")),
+                    .resume([1], .failed(.verificationFailed(.subjectMismatch))),
                 ])
             #expect(m.stage == .signedOut)
         }
@@ -291,8 +294,8 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1])
             #expect(
                 m.refreshFailed(.permanent(.storage(.noSpace))) == [
-                    "transition(refreshing→signedOut: credential store failed: noSpace)",
-                    "resume([1], failed(storage(noSpace)))",
+                    .transition(.refreshing, .signedOut, .storageFailed("noSpace")),
+                    .resume([1], .failed(.storage(.noSpace))),
                 ])
         }
 
@@ -302,8 +305,8 @@ extension StateMachineTests {
             _ = m.timerFired(2)
             #expect(
                 m.refreshFailed(.transient(Self.unavailable, retryIn: nil), at: 31) == [
-                    "transition(refreshing→active: refresh failed, tokens kept: HTTP 503)",
-                    "resume([1], failed(provider(HTTP 503)))",
+                    .transition(.refreshing, .active, .refreshFailedTransiently("HTTP 503")),
+                    .resume([1], .failed(Self.unavailable)),
                 ])
         }
 
@@ -311,9 +314,9 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1])
             #expect(
                 m.refreshSucceeded(Script.tokens("C", subject: "bob")) == [
-                    "emit(subjectChanged(alice→bob, absorbed []))",
-                    "transition(refreshing→active: refresh verified; 1 caller served)",
-                    "resume([1], tokens(C))",
+                    .emit(.subjectChanged(from: "alice", to: "bob", absorbed: [])),
+                    .transition(.refreshing, .active, .refreshed(callers: 1)),
+                    .resume([1], .tokens(Script.tokens("C", subject: "bob"))),
                 ])
         }
 
@@ -323,7 +326,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1])
             _ = m.signOut(waiter: 2)
             #expect(m.generation == 2)
-            #expect(m.refreshSucceeded(Script.tokens("B"), generation: 1) == ["discardLateTokens(B)"])
+            #expect(m.refreshSucceeded(Script.tokens("B"), generation: 1) == [.discardLateTokens(Script.tokens("B"))])
             #expect(m.refreshFailed(.permanent(.refreshTokenRejected), generation: 1) == [])
             #expect(m.refreshFailed(.transient(Self.unavailable, retryIn: .seconds(1)), generation: 1) == [])
             #expect(m.stage == .revoking)
@@ -337,14 +340,14 @@ extension StateMachineTests {
             _ = m.callback(state: "state-2")
             _ = m.exchangeSucceeded(Script.tokens("D"))
             #expect(m.generation == 4)
-            #expect(m.refreshSucceeded(Script.tokens("B"), generation: 1) == ["discardLateTokens(B)"])
+            #expect(m.refreshSucceeded(Script.tokens("B"), generation: 1) == [.discardLateTokens(Script.tokens("B"))])
             #expect(m.activeTokens == Script.tokens("D"))
         }
 
         @Test func secondResultOfTheSameRefreshIsDiscarded() {
             var m = Script.makeRefreshing(waiters: [1])
             _ = m.refreshSucceeded(Script.tokens("B"))
-            #expect(m.refreshSucceeded(Script.tokens("C")) == ["discardLateTokens(C)"])
+            #expect(m.refreshSucceeded(Script.tokens("C")) == [.discardLateTokens(Script.tokens("C"))])
             #expect(m.activeTokens == Script.tokens("B"))
         }
     }
