@@ -83,6 +83,22 @@ struct SessionErrorStageAgreementTests {
         #expect(h.session.stage == .active)
     }
 
+    @Test("a sign-out's failures agree with the stage after it")
+    func signOutFailures() async throws {
+        // Asked while an account deletion waits for the provider.
+        let h = try SessionHarness()
+        _ = try await h.signIn()
+        h.provider.script(.serverError(status: 503), on: .disconnect, times: 100)
+        let session = h.session
+        let deletion = Task { await SessionCallResult { () async throws(SessionError) in try await session.deleteAccount() } }
+        await h.clock.waitForSleepers(count: 1)
+        let during = try #require(await SessionCallResult { () async throws(SessionError) in try await session.signOut() }.error)
+        #expect(during == .accountDeletionInProgress)
+        #expect(Self.disagreement(during, stage: session.stage) == nil)
+        await session.shutdown()
+        #expect(await deletion.value.error == .shutDown)
+    }
+
     @Test("a call the stage does not allow is misuse while signed in, never a reason to sign in")
     func misuseWhileSignedIn() async throws {
         let h = try SessionHarness()
