@@ -20,7 +20,7 @@ public enum SessionModelError: Error, Sendable, Equatable, CustomStringConvertib
             true
         case .current, .signInRequested, .callbackReceived, .verified, .refreshed, .refreshedIdentityKept, .handoffCancelled, .tokenDue,
             .refreshRequested,
-            .restoring, .nothingStored, .refreshFailedTransiently, .signOutRequested, .accountDeletionRequested,
+            .restoring, .nothingStored, .refreshFailedTransiently, .notJournaled, .signOutRequested, .accountDeletionRequested,
             .resumingPendingOperation, .retrying, .revocationConfirmed, .accountDeleted, .revocationDeferred, .restored, .restoredDue,
             .deviceSignInRequested, .deviceCodeIssued, .devicePollDeferred, .deviceSignInApproved, .identifiedByUserInfo,
             .providerSessionEnded, .shutDown:

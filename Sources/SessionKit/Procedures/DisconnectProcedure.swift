@@ -27,8 +27,11 @@ enum DisconnectOutcome: Sendable, Equatable {
 struct DisconnectProcedure<Tokens: ProcedureTokens> {
     /// The next thing the owner must do.
     enum Step {
-        /// Record the deletion in the store's journal; answer with the stored session.
+        /// Record the deletion in the store's journal; answer with what it found.
         case journal
+        /// The store was read but the deletion could not be journaled: tell the machine, then call
+        /// ``reportedNotJournaled(now:)``.
+        case reportNotJournaled(CredentialStoreError)
         /// Clear the journal: the deletion ends without a wipe.
         case clearJournal
         /// Run a refresh procedure for the journaled operation.
@@ -47,6 +50,7 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
 
     private enum Phase {
         case journaling
+        case reportingNotJournaled(StoredSession?)
         case refreshing
         case requestingDeviceKey
         case disconnecting
@@ -66,6 +70,8 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
     private var phase = Phase.journaling
     private var session: StoredSession?
     private var refreshed = false
+    /// Whether the journal holds the deletion (and so must be cleared when it ends without a wipe).
+    private var isJournaled = true
 
     init(hasDisconnectEndpoint: Bool, hasDeviceKeySource: Bool, timing: RefreshTiming) {
         self.hasDisconnectEndpoint = hasDisconnectEndpoint
@@ -79,14 +85,27 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
         return .journal
     }
 
-    /// The intent was journaled; `session` is what the store holds.
-    mutating func journaled(_ result: Result<StoredSession?, CredentialStoreError>, now: Date) -> Step {
+    /// The journal of ``Step/journal`` answered. A store that could not be read ends the attempt;
+    /// one that was read but not written lets it go on, unjournaled, once that is reported.
+    mutating func journaled(_ answer: JournalAnswer, now: Date) -> Step {
         guard case .journaling = phase else { return inconsistency("journaled in the wrong phase") }
-        let stored: StoredSession?
-        switch result {
-        case .success(let value): stored = value
-        case .failure(let error): return finish(.storage(error))
+        switch answer {
+        case .journaled(let stored): return begin(with: stored, now: now)
+        case .notJournaled(let stored, let error):
+            isJournaled = false
+            phase = .reportingNotJournaled(stored)
+            return .reportNotJournaled(error)
+        case .unreadable(let error): return finish(.storage(error))
         }
+    }
+
+    /// The machine was told that the deletion is not journaled: go on as usual.
+    mutating func reportedNotJournaled(now: Date) -> Step {
+        guard case .reportingNotJournaled(let stored) = phase else { return inconsistency("reported in the wrong phase") }
+        return begin(with: stored, now: now)
+    }
+
+    private mutating func begin(with stored: StoredSession?, now: Date) -> Step {
         guard hasDisconnectEndpoint else { return clearJournal(then: .cannotTell("the provider offers no app disconnect")) }
         guard hasDeviceKeySource else {
             return clearJournal(then: .cannotTell("no device-key source is set, and the disconnect needs a device key"))
@@ -168,10 +187,11 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
         return finish(.confirmed(subject: session?.subject))
     }
 
-    /// The journal of ``Step/clearJournal`` was written (or could not be).
+    /// The journal of ``Step/clearJournal`` was written (or could not be). The outcome stands
+    /// either way: the account is kept, and a journal that could not be cleared only means that a
+    /// relaunch asks the provider again, which answers as it did.
     mutating func journalCleared(_ result: Result<Void, CredentialStoreError>) -> Step {
         guard case .clearingJournal(let outcome) = phase else { return inconsistency("journal cleared in the wrong phase") }
-        if case .failure(let error) = result { return finish(.storage(error)) }
         return finish(outcome)
     }
 
@@ -196,6 +216,7 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
     }
 
     private mutating func clearJournal(then outcome: DisconnectOutcome) -> Step {
+        guard isJournaled else { return finish(outcome) }
         phase = .clearingJournal(then: outcome)
         return .clearJournal
     }

@@ -34,8 +34,11 @@ struct SignOutProcedure {
 
     /// The next thing the owner must do.
     enum Step: Sendable, Equatable {
-        /// Record the sign-out in the store's journal; answer with the stored session.
+        /// Record the sign-out in the store's journal; answer with what it found.
         case journal
+        /// The store was read but the sign-out could not be journaled: tell the machine, then
+        /// call ``reportedNotJournaled()``.
+        case reportNotJournaled(CredentialStoreError)
         /// Revoke this token at the provider.
         case revoke(Revocation)
         /// Apply ``wipe(_:)`` to the stored record, under the lease.
@@ -46,6 +49,7 @@ struct SignOutProcedure {
 
     private enum Phase {
         case journaling
+        case reportingNotJournaled
         case revoking(remaining: ArraySlice<Revocation>)
         case wiping
         case finished
@@ -63,16 +67,28 @@ struct SignOutProcedure {
         return .journal
     }
 
-    /// The intent was journaled; `result` is the stored session.
-    mutating func journaled(_ result: Result<StoredSession?, CredentialStoreError>) -> Step {
+    /// The journal of ``Step/journal`` answered. A store that could not be read ends the attempt;
+    /// one that was read but not written lets it go on, unjournaled, once that is reported.
+    mutating func journaled(_ answer: JournalAnswer) -> Step {
         guard case .journaling = phase else { return inconsistency("journaled in the wrong phase") }
         let stored: StoredSession?
-        switch result {
-        case .success(let value): stored = value
-        case .failure(let error): return finish(.storage(error))
+        switch answer {
+        case .journaled(let value): stored = value
+        case .notJournaled(let value, let error):
+            idTokenHint = value?.idToken
+            revocations = Self.revocations(for: value)
+            phase = .reportingNotJournaled
+            return .reportNotJournaled(error)
+        case .unreadable(let error): return finish(.storage(error))
         }
         idTokenHint = stored?.idToken
         revocations = Self.revocations(for: stored)
+        return next(after: revocations[...])
+    }
+
+    /// The machine was told that the sign-out is not journaled: revoke as usual.
+    mutating func reportedNotJournaled() -> Step {
+        guard case .reportingNotJournaled = phase else { return inconsistency("reported in the wrong phase") }
         return next(after: revocations[...])
     }
 

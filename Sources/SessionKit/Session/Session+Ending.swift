@@ -11,6 +11,9 @@ extension Session {
             switch step {
             case .journal:
                 step = procedure.journaled(await journal(.signOut))
+            case .reportNotJournaled(let error):
+                modify { $0.serverOperationNotJournaled(error, generation: generation) }
+                step = procedure.reportedNotJournaled()
             case .revoke(let revocation):
                 let answer: Result<Bool, ProviderError>
                 do throws(ProviderError) {
@@ -49,21 +52,30 @@ extension Session {
     }
 
     /// Records `operation` in the store's journal before the first server call; answers with the
-    /// stored session.
-    private func journal(_ operation: PendingOperation) async -> Result<StoredSession?, CredentialStoreError> {
+    /// stored session, and whether it could be written.
+    private func journal(_ operation: PendingOperation) async -> JournalAnswer {
         let store = self.store
-        return await leased { () async -> Result<StoredSession?, CredentialStoreError> in
+        let answer = await leased { () async -> JournalAnswer in
+            let record: CredentialRecord
             do throws(CredentialStoreError) {
-                var record = try await store.load()
-                if record.pendingOperation != operation {
-                    record.pendingOperation = operation
-                    try await store.save(record)
-                }
-                return .success(record.session)
+                record = try await store.load()
             } catch {
-                return .failure(error)
+                return .unreadable(error)
             }
-        }.flatMap { $0 }
+            guard record.pendingOperation != operation else { return .journaled(record.session) }
+            var journaled = record
+            journaled.pendingOperation = operation
+            do throws(CredentialStoreError) {
+                try await store.save(journaled)
+                return .journaled(record.session)
+            } catch {
+                return .notJournaled(record.session, error)
+            }
+        }
+        switch answer {
+        case .success(let answer): return answer
+        case .failure(let error): return .unreadable(error)
+        }
     }
 
     // MARK: - Account deletion
@@ -79,6 +91,9 @@ extension Session {
             case .journal:
                 let journaled = await journal(.deleteAccount)
                 step = procedure.journaled(journaled, now: wallClock())
+            case .reportNotJournaled(let error):
+                modify { $0.serverOperationNotJournaled(error, generation: generation) }
+                step = procedure.reportedNotJournaled(now: wallClock())
             case .clearJournal:
                 step = procedure.journalCleared(await update { $0.pendingOperation = nil })
             case .refresh:

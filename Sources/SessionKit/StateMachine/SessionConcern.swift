@@ -24,7 +24,8 @@ package enum SessionConcern: String, Sendable, Hashable, CaseIterable {
             .signIn
         case .tokenRequested, .refreshRequested, .refreshVerified, .refreshRetryScheduled, .refreshGaveUp, .refreshRejected:
             .refresh
-        case .signOut, .deleteAccount, .serverConfirmed, .serverFailedTransiently, .serverRefused, .storeFailed, .endSessionReturn:
+        case .signOut, .deleteAccount, .serverConfirmed, .serverFailedTransiently, .serverRefused, .storeFailed, .notJournaled,
+            .endSessionReturn:
             .ending
         case .restoreLoaded:
             .restore

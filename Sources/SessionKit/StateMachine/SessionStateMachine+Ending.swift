@@ -179,19 +179,40 @@ extension SessionStateMachine {
         ]
     }
 
-    /// The intent could not be journaled or completed: surface it; nothing was wiped.
+    /// The store could not be read to journal the operation, or could not be written to complete
+    /// it. A locked store (the device is locked; nothing was sent yet) leaves the session as it
+    /// was, and the error says to try again. Any other failure ends the session in memory: after
+    /// a confirmed revocation or disconnect the tokens are dead at the provider, and a store that
+    /// cannot be read would not restore them at the next launch either. The error says what the
+    /// store did; whatever the store still holds is the journal's to finish at the next launch.
     private mutating func storageFailed(_ operation: ServerOperation, stage: SessionStage, error: CredentialStoreError)
         -> [Action]
     {
         let waiters = operation.waiters.ordered
         let reason = TransitionReason.storageFailed(Self.describe(.storage(error)))
-        if let tokens = operation.tokens {
+        if case .locked = error, let tokens = operation.tokens {
             state = .active(Active(tokens: tokens))
             return [.transition(from: stage, to: .active, reason: reason), .resume(waiters, .failed(.storage(error)))]
         }
         generation += 1
         state = .signedOut
         return [.transition(from: stage, to: .signedOut, reason: reason), .resume(waiters, .failed(.storage(error)))]
+    }
+
+    /// The store was read but the operation could not be journaled: it goes on, and the app is told
+    /// that a relaunch will not resume it.
+    mutating func serverOperationNotJournaled(_ error: CredentialStoreError, generation: UInt64) -> [Action] {
+        guard generation == self.generation else { return [] }
+        let reason = TransitionReason.notJournaled(Self.describe(.storage(error)))
+        switch state {
+        case .revoking: return [.transition(from: .revoking, to: .revoking, reason: reason)]
+        case .disconnecting: return [.transition(from: .disconnecting, to: .disconnecting, reason: reason)]
+        case .signedOut, .handoff, .verifying, .active, .refreshing:
+            // Superseded before the report arrived.
+            return []
+        case .modifying, .stopped:
+            return outOfService()
+        }
     }
 
     /// The account stays: back to the verified tokens, or, when the deletion was resumed from the

@@ -45,6 +45,8 @@ public enum SessionInput: String, Sendable, Hashable, CaseIterable {
     case serverRefused
     /// The store failed while journaling or completing a server-first call.
     case storeFailed
+    /// The store was read but a server-first call could not be journaled; the call goes on.
+    case notJournaled
     /// The app called `signInWithDeviceCode()` (RFC 8628).
     case deviceSignIn
     /// The provider answered the device code request (a code, or a refusal).
@@ -157,6 +159,8 @@ public enum SessionTransitionTable {
         case (.revoking, .storeFailed): .moves(to: [.active, .signedOut, .revoking])
         case (.disconnecting, .storeFailed): .moves(to: [.active, .signedOut])
         case (_, .storeFailed): .ignored("superseded")
+        case (.revoking, .notJournaled), (.disconnecting, .notJournaled): .moves(to: [stage])
+        case (_, .notJournaled): .ignored("superseded")
 
         case (.signedOut, .deviceSignIn), (.revoking, .deviceSignIn): .moves(to: [.handoff])
         case (.handoff, .deviceSignIn), (.verifying, .deviceSignIn): .misuse(.signInInProgress)

@@ -49,6 +49,9 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
     case refreshRejected(String)
     /// The credential store failed; the session cannot keep its promises durably.
     case storageFailed(String)
+    /// The store was read but a sign-out or deletion could not be journaled in it: the operation
+    /// goes on, server first, but will not resume after a relaunch.
+    case notJournaled(String)
     /// The app called `signOut()`.
     case signOutRequested
     /// The app called `deleteAccount()`.
@@ -126,6 +129,7 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
         case .refreshFailedTransiently(let why): "refresh failed, tokens kept: \(why)"
         case .refreshRejected(let why): "refresh rejected: \(why)"
         case .storageFailed(let why): "credential store failed: \(why)"
+        case .notJournaled(let why): "not journaled (\(why)); going on, but a relaunch will not resume it"
         case .signOutRequested: "sign-out requested; revoking at the provider"
         case .accountDeletionRequested: "account deletion requested; disconnecting at the provider"
         case .resumingPendingOperation: "resuming journaled operation"

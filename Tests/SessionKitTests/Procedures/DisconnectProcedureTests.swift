@@ -16,6 +16,7 @@ struct DisconnectProcedureTests {
     private func line(_ step: Procedure.Step) -> String {
         switch step {
         case .journal: "journal"
+        case .reportNotJournaled(let error): "reportNotJournaled(\(error.code))"
         case .clearJournal: "clearJournal"
         case .refresh: "refresh"
         case .requestDeviceKey(let accessToken): "deviceKey(\(accessToken.value.isEmpty ? "no access token" : accessToken.value))"
@@ -30,35 +31,55 @@ struct DisconnectProcedureTests {
     private func journaled(_ session: StoredSession = F.session("RT-1")) -> Procedure {
         var p = make()
         _ = p.start()
-        _ = p.journaled(.success(session), now: F.now)
+        _ = p.journaled(.journaled(session), now: F.now)
         return p
     }
 
     @Test func theHappyPathJournalsDisconnectsWipesAndResets() {
         var p = make()
         #expect(line(p.start()) == "journal")
-        #expect(line(p.journaled(.success(F.session("RT-1")), now: F.now)) == "deviceKey(AT-RT-1)")
+        #expect(line(p.journaled(.journaled(F.session("RT-1")), now: F.now)) == "deviceKey(AT-RT-1)")
         #expect(line(p.deviceKeyAnswered(.success(Secret("DK")))) == "disconnect(DK)")
         #expect(line(p.disconnectAnswered(.success(()))) == "wipe")
         #expect(line(p.wiped(.success(()))) == "resetDevice")
         #expect(line(p.deviceCredentialReset()) == "finish(confirmed(subject: Optional(\"alice\")))")
     }
 
-    @Test func aJournalThatCannotBeWrittenStopsBeforeTheProviderIsAsked() {
+    @Test func aStoreThatCannotBeReadStopsBeforeTheProviderIsAsked() {
         var p = make()
         _ = p.start()
-        #expect(line(p.journaled(.failure(.noSpace), now: F.now)) == "finish(storage(SessionKit.CredentialStoreError.noSpace))")
+        #expect(
+            line(p.journaled(.unreadable(.corrupted("bad")), now: F.now))
+                == "finish(storage(SessionKit.CredentialStoreError.corrupted(\"bad\")))")
+    }
+
+    @Test func aJournalThatCannotBeWrittenIsReportedAndTheDeletionGoesOnWithoutClearingIt() {
+        var p = make()
+        _ = p.start()
+        #expect(line(p.journaled(.notJournaled(F.session("RT-1"), .noSpace), now: F.now)) == "reportNotJournaled(no_space)")
+        #expect(line(p.reportedNotJournaled(now: F.now)) == "deviceKey(AT-RT-1)")
+        #expect(line(p.deviceKeyAnswered(.success(Secret("DK")))) == "disconnect(DK)")
+        // A refusal ends it at once: there is no journal entry to clear.
+        let forbidden = ProviderError.http(status: 403, error: nil, retryAfterSeconds: nil, excerpt: "")
+        #expect(line(p.disconnectAnswered(.failure(forbidden))) == "finish(refused(status: 403))")
+    }
+
+    @Test func aJournalThatCannotBeClearedLeavesTheOutcomeAsItWas() {
+        var p = make(endpoint: false)
+        _ = p.start()
+        #expect(line(p.journaled(.journaled(F.session("RT-1")), now: F.now)) == "clearJournal")
+        #expect(line(p.journalCleared(.failure(.noSpace))) == "finish(cannotTell(\"the provider offers no app disconnect\"))")
     }
 
     @Test func withoutADisconnectEndpointOrADeviceKeySourceTheProviderCannotBeToldAndTheReasonSaysWhich() {
         var noEndpoint = make(endpoint: false)
         _ = noEndpoint.start()
-        #expect(line(noEndpoint.journaled(.success(F.session("RT-1")), now: F.now)) == "clearJournal")
+        #expect(line(noEndpoint.journaled(.journaled(F.session("RT-1")), now: F.now)) == "clearJournal")
         #expect(line(noEndpoint.journalCleared(.success(()))) == "finish(cannotTell(\"the provider offers no app disconnect\"))")
 
         var noKeys = make(deviceKeys: false)
         _ = noKeys.start()
-        _ = noKeys.journaled(.success(F.session("RT-1")), now: F.now)
+        _ = noKeys.journaled(.journaled(F.session("RT-1")), now: F.now)
         guard case .finish(.cannotTell(let why)) = noKeys.journalCleared(.success(())) else {
             Issue.record("expected cannotTell")
             return
@@ -69,15 +90,8 @@ struct DisconnectProcedureTests {
     @Test func nothingStoredCannotBeDisconnected() {
         var p = make()
         _ = p.start()
-        #expect(line(p.journaled(.success(nil), now: F.now)) == "clearJournal")
+        #expect(line(p.journaled(.journaled(nil), now: F.now)) == "clearJournal")
         #expect(line(p.journalCleared(.success(()))) == "finish(cannotTell(\"no stored session to disconnect\"))")
-    }
-
-    @Test func aJournalThatCannotBeClearedIsAStorageFailure() {
-        var p = make(endpoint: false)
-        _ = p.start()
-        _ = p.journaled(.success(F.session("RT-1")), now: F.now)
-        #expect(line(p.journalCleared(.failure(.noSpace))) == "finish(storage(SessionKit.CredentialStoreError.noSpace))")
     }
 
     @Test(arguments: [nil, 30.0])
@@ -86,38 +100,38 @@ struct DisconnectProcedureTests {
         if expiresIn == nil { session.accessToken = nil }
         var p = make()
         _ = p.start()
-        #expect(line(p.journaled(.success(session), now: F.now)) == "refresh")
+        #expect(line(p.journaled(.journaled(session), now: F.now)) == "refresh")
         #expect(line(p.refreshed(.refreshed(F.tokens("B", refresh: "RT-2")))) == "deviceKey(AT-RT-2)")
     }
 
     @Test func aRefreshTheProviderRefusesMeansTheDisconnectAlreadyHappened() {
         var p = make()
         _ = p.start()
-        _ = p.journaled(.success(F.session("RT-1", expiresIn: 10)), now: F.now)
+        _ = p.journaled(.journaled(F.session("RT-1", expiresIn: 10)), now: F.now)
         #expect(line(p.refreshed(.refreshTokenRejected(F.invalidGrant))) == "wipe")
     }
 
     @Test func aRefreshThatFailsIsClassifiedLikeAnyDisconnectAnswer() {
         var transient = make()
         _ = transient.start()
-        _ = transient.journaled(.success(F.session("RT-1", expiresIn: 10)), now: F.now)
+        _ = transient.journaled(.journaled(F.session("RT-1", expiresIn: 10)), now: F.now)
         #expect(
             line(transient.refreshed(.providerFailed(F.unavailable)))
                 == "finish(transient(SessionKit.ProviderError.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: \"\")))")
 
         var stored = make()
         _ = stored.start()
-        _ = stored.journaled(.success(F.session("RT-1", expiresIn: 10)), now: F.now)
+        _ = stored.journaled(.journaled(F.session("RT-1", expiresIn: 10)), now: F.now)
         #expect(line(stored.refreshed(.storageFailed(.noSpace))) == "finish(storage(SessionKit.CredentialStoreError.noSpace))")
 
         var rejected = make()
         _ = rejected.start()
-        _ = rejected.journaled(.success(F.session("RT-1", expiresIn: 10)), now: F.now)
+        _ = rejected.journaled(.journaled(F.session("RT-1", expiresIn: 10)), now: F.now)
         #expect(line(rejected.refreshed(.idTokenRejected(.badSignature))) == "clearJournal")
 
         var gone = make()
         _ = gone.start()
-        _ = gone.journaled(.success(F.session("RT-1", expiresIn: 10)), now: F.now)
+        _ = gone.journaled(.journaled(F.session("RT-1", expiresIn: 10)), now: F.now)
         #expect(line(gone.refreshed(.notSignedIn)) == "clearJournal")
     }
 

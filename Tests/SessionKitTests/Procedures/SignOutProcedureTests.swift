@@ -20,7 +20,7 @@ struct SignOutProcedureTests {
         var p = SignOutProcedure()
         #expect(p.start() == .journal)
         let stored = F.session("RT-1", pending: "RT-2")
-        #expect(p.journaled(.success(stored)) == revocation("RT-2"))
+        #expect(p.journaled(.journaled(stored)) == revocation("RT-2"))
         #expect(p.revoked(.success(true)) == revocation("RT-1"))
         #expect(p.revoked(.success(true)) == .wipe)
         var record = F.record(stored, pending: .signOut)
@@ -36,14 +36,14 @@ struct SignOutProcedureTests {
         _ = p.start()
         var stored = F.session("RT-1")
         stored.refreshToken = nil
-        #expect(p.journaled(.success(stored)) == revocation("AT-RT-1", "access_token"))
+        #expect(p.journaled(.journaled(stored)) == revocation("AT-RT-1", "access_token"))
     }
 
     @Test("nothing stored: nothing to revoke, the journal is cleared")
     func nothingStored() {
         var p = SignOutProcedure()
         _ = p.start()
-        #expect(p.journaled(.success(nil)) == .wipe)
+        #expect(p.journaled(.journaled(nil)) == .wipe)
         #expect(p.wiped(.success(())) == .finish(.confirmed(idTokenHint: nil)))
     }
 
@@ -51,7 +51,7 @@ struct SignOutProcedureTests {
     func transientStops() {
         var p = SignOutProcedure()
         _ = p.start()
-        _ = p.journaled(.success(F.session("RT-1")))
+        _ = p.journaled(.journaled(F.session("RT-1")))
         #expect(p.revoked(.failure(F.unavailable)) == .finish(.transient(F.unavailable)))
     }
 
@@ -59,7 +59,7 @@ struct SignOutProcedureTests {
     func permanentWipes() {
         var p = SignOutProcedure()
         _ = p.start()
-        _ = p.journaled(.success(F.session("RT-1", pending: "RT-2")))
+        _ = p.journaled(.journaled(F.session("RT-1", pending: "RT-2")))
         #expect(p.revoked(.failure(F.unauthorized)) == .wipe)
         #expect(p.wiped(.success(())) == .finish(.refused(status: 401, idTokenHint: nil)))
     }
@@ -68,7 +68,7 @@ struct SignOutProcedureTests {
     func noEndpoint() {
         var p = SignOutProcedure()
         _ = p.start()
-        _ = p.journaled(.success(F.session("RT-1")))
+        _ = p.journaled(.journaled(F.session("RT-1")))
         #expect(p.revoked(.success(false)) == .wipe)
         #expect(p.wiped(.success(())) == .finish(.cannotTell("the provider has no revocation endpoint", idTokenHint: nil)))
     }
@@ -77,7 +77,7 @@ struct SignOutProcedureTests {
     func wipeKeepsNewSession() {
         var p = SignOutProcedure()
         _ = p.start()
-        _ = p.journaled(.success(F.session("RT-1")))
+        _ = p.journaled(.journaled(F.session("RT-1")))
         _ = p.revoked(.success(true))
         var record = F.record(F.session("RT-9"), pending: .signOut)
         p.wipe(&record)
@@ -89,11 +89,21 @@ struct SignOutProcedureTests {
     func storageFailures() {
         var p = SignOutProcedure()
         _ = p.start()
-        #expect(p.journaled(.failure(.corrupted("bad"))) == .finish(.storage(.corrupted("bad"))))
+        #expect(p.journaled(.unreadable(.corrupted("bad"))) == .finish(.storage(.corrupted("bad"))))
         var q = SignOutProcedure()
         _ = q.start()
-        _ = q.journaled(.success(nil))
+        _ = q.journaled(.journaled(nil))
         #expect(q.wiped(.failure(.corrupted("bad"))) == .finish(.storage(.corrupted("bad"))))
+    }
+
+    @Test("a journal that cannot be written is reported, then the sign-out revokes what the store holds")
+    func notJournaled() {
+        var p = SignOutProcedure()
+        _ = p.start()
+        #expect(p.journaled(.notJournaled(F.session("RT-1"), .noSpace)) == .reportNotJournaled(.noSpace))
+        #expect(p.reportedNotJournaled() == .revoke(.init(token: Secret("RT-1"), hint: "refresh_token")))
+        #expect(p.revoked(.success(true)) == .wipe)
+        #expect(p.wiped(.success(())) == .finish(.confirmed(idTokenHint: F.session("RT-1").idToken)))
     }
 }
 

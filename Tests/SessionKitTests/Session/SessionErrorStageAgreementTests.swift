@@ -3,7 +3,7 @@ import SessionKit
 import SessionKitTesting
 import Testing
 
-/// Every error a refresh, an account deletion and a launch can throw, against the stage the
+/// Every error a refresh, a sign-out, an account deletion and a launch can throw, against the stage the
 /// session is left in: `requiresSignIn` only once the session has ended (or never began), and an
 /// error that leaves it signed in is transient, refused or misuse.
 @Suite("Error categories agree with the stage")
@@ -97,6 +97,77 @@ struct SessionErrorStageAgreementTests {
         #expect(Self.disagreement(during, stage: session.stage) == nil)
         await session.shutdown()
         #expect(await deletion.value.error == .shutDown)
+    }
+
+    enum Ending: String, CaseIterable, Sendable {
+        case signOut, deleteAccount
+    }
+
+    static let storeFaults: [InMemoryCredentialStore.Operation: [CredentialStoreError]] = [
+        .load: [.corrupted("truncated"), .permissionDenied("read-only"), .locked("device locked"), .ioFailure("disk")],
+        .save: [.noSpace, .permissionDenied("read-only"), .ioFailure("disk")],
+    ]
+
+    @Test(
+        "a store failure while signing out or deleting agrees with the stage after it", arguments: Ending.allCases,
+        [InMemoryCredentialStore.Operation.load, .save])
+    func endingStoreFailures(ending: Ending, operation: InMemoryCredentialStore.Operation) async throws {
+        for fault in Self.storeFaults[operation] ?? [] {
+            let h = try SessionHarness()
+            _ = try await h.signIn()
+            await h.startRecording()
+            h.store.failNext(operation, with: fault)
+            let session = h.session
+            let result = await SessionCallResult { () async throws(SessionError) in
+                switch ending {
+                case .signOut: try await session.signOut()
+                case .deleteAccount: try await session.deleteAccount()
+                }
+            }
+            let context = Comment(rawValue: "\(ending) with \(operation) failing: \(fault.code)")
+            if let error = result.error {
+                #expect(Self.disagreement(error, stage: session.stage) == nil, context)
+                #expect(error == .storage(fault), context)
+            }
+            switch (operation, fault) {
+            case (.save, _):
+                // Read but not journaled: the operation goes on, server first, and says it will not
+                // survive a relaunch.
+                #expect(result.error == nil, context)
+                #expect(session.stage == .signedOut, context)
+                #expect(h.provider.activeGrantCount == 0, context)
+                #expect(h.store.record.session == nil, context)
+                let notJournaled = h.events.contains { event in
+                    guard case .transition(let transition) = event, case .notJournaled = transition.reason else { return false }
+                    return transition.from == transition.to
+                }
+                #expect(notJournaled, context)
+            case (.load, .locked):
+                // Nothing was sent: the session stays, and the error says to try again.
+                #expect(session.stage == .active, context)
+                #expect(result.error?.isTransient == true, context)
+                #expect(h.provider.activeGrantCount == 1, context)
+            case (.load, _):
+                // An unreadable store: the session ends in memory, and the error says why.
+                #expect(session.stage == .signedOut, context)
+                #expect(result.error?.isStorageFailure == true, context)
+            default:
+                Issue.record("unexpected operation \(operation)")
+            }
+        }
+    }
+
+    @Test(
+        "a refresh whose rotated token cannot be stored agrees with the stage after it",
+        arguments: [CredentialStoreError.noSpace, .ioFailure("disk")])
+    func refreshStoreFailures(fault: CredentialStoreError) async throws {
+        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        _ = try await h.signIn()
+        h.clock.advance(by: .seconds(3600))
+        h.store.failNextSaves(1, with: fault)
+        let error = try #require(await SessionCallResult { () async throws(SessionError) in try await h.session.refresh() }.error)
+        #expect(Self.disagreement(error, stage: h.session.stage) == nil)
+        #expect(error == .storage(fault))
     }
 
     @Test("a call the stage does not allow is misuse while signed in, never a reason to sign in")

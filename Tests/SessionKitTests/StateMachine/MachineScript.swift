@@ -288,6 +288,10 @@ struct MachineScript: CustomStringConvertible {
         return record(actions)
     }
 
+    mutating func serverNotJournaled(_ error: CredentialStoreError, generation: UInt64? = nil) -> [Machine.Action] {
+        record(machine.serverOperationNotJournaled(error, generation: generation ?? machine.generation))
+    }
+
     mutating func serverFailed(_ failure: ServerOperationFailure, generation: UInt64? = nil, endSession: EndSessionPlan = .notRequested)
         -> [Machine.Action]
     {

@@ -131,14 +131,36 @@ extension StateMachineTests {
                 ])
         }
 
-        @Test func storeFailureWhileRevokingKeepsTheSession() {
+        @Test func aLockedStoreWhileRevokingKeepsTheSessionAndSaysTryAgain() {
             var m = Script.makeRevoking()
             #expect(
-                m.serverFailed(.storage(.noSpace)) == [
-                    .transition(.revoking, .active, .storageFailed("noSpace")),
-                    .resume([91], .failed(.storage(.noSpace))),
+                m.serverFailed(.storage(.locked("device locked"))) == [
+                    .transition(.revoking, .active, .storageFailed("locked(\"device locked\")")),
+                    .resume([91], .failed(.storage(.locked("device locked")))),
                 ])
             #expect(m.activeTokens == Script.tokens("A"))
+            #expect(SessionError.storage(.locked("device locked")).category == .transient)
+        }
+
+        @Test func anyOtherStoreFailureWhileRevokingEndsTheSessionInMemory() {
+            var m = Script.makeRevoking()
+            let generation = m.generation
+            #expect(
+                m.serverFailed(.storage(.ioFailure("disk"))) == [
+                    .transition(.revoking, .signedOut, .storageFailed("ioFailure(\"disk\")")),
+                    .resume([91], .failed(.storage(.ioFailure("disk")))),
+                ])
+            #expect(m.stage == .signedOut)
+            #expect(m.generation == generation + 1)
+        }
+
+        @Test func aSignOutThatCannotBeJournaledGoesOnAndSaysSo() {
+            var m = Script.makeRevoking()
+            #expect(m.serverNotJournaled(.noSpace) == [.transition(.revoking, .revoking, .notJournaled("noSpace"))])
+            #expect(m.stage == .revoking)
+            #expect(m.serverNotJournaled(.noSpace, generation: m.generation + 1) == [])
+            #expect(m.serverConfirmed().last == .resume([91], .done))
+            #expect(m.stage == .signedOut)
         }
 
         @Test func everyStageTheMachineLeavesRevokingForIsDeclared() {
@@ -255,14 +277,30 @@ extension StateMachineTests {
             #expect(lines.first == .transition(.disconnecting, .active, .accountDeletionUnavailable("no app disconnect")))
         }
 
-        @Test func storeFailureWhileDisconnectingKeepsTheSession() {
+        @Test func aLockedStoreWhileDisconnectingKeepsTheSession() {
+            var m = Script.makeDisconnecting()
+            #expect(
+                m.serverFailed(.storage(.locked("device locked"))) == [
+                    .transition(.disconnecting, .active, .storageFailed("locked(\"device locked\")")),
+                    .resume([92], .failed(.storage(.locked("device locked")))),
+                ])
+            #expect(m.stage == .active)
+        }
+
+        @Test func anyOtherStoreFailureWhileDisconnectingEndsTheSessionInMemory() {
             var m = Script.makeDisconnecting()
             #expect(
                 m.serverFailed(.storage(.permissionDenied("read-only"))) == [
-                    .transition(.disconnecting, .active, .storageFailed("permissionDenied(\"read-only\")")),
+                    .transition(.disconnecting, .signedOut, .storageFailed("permissionDenied(\"read-only\")")),
                     .resume([92], .failed(.storage(.permissionDenied("read-only")))),
                 ])
-            #expect(m.stage == .active)
+            #expect(m.stage == .signedOut)
+        }
+
+        @Test func aDeletionThatCannotBeJournaledGoesOnAndSaysSo() {
+            var m = Script.makeDisconnecting()
+            #expect(m.serverNotJournaled(.noSpace) == [.transition(.disconnecting, .disconnecting, .notJournaled("noSpace"))])
+            #expect(m.stage == .disconnecting)
         }
     }
 }

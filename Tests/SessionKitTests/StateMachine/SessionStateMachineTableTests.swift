@@ -28,7 +28,6 @@ extension StateMachineTests {
 
         @Test func everyPairIsChecked() {
             #expect(Self.pairs.count == SessionStage.allCases.count * SessionInput.allCases.count)
-            #expect(Self.pairs.count == 7 * 26)
         }
 
         @Test(arguments: pairs)
@@ -263,7 +262,11 @@ extension StateMachineTests {
                         _ = $0.serverFailed($1, generation: $2, endSession: .open(Script.endSessionOrder(2)))
                     }
             case .storeFailed:
-                return each([CredentialStoreError.noSpace], "store failed") { _ = $0.serverFailed(.storage($1), generation: $2) }
+                return each([CredentialStoreError.noSpace, .locked("device locked")], "store failed") {
+                    _ = $0.serverFailed(.storage($1), generation: $2)
+                }
+            case .notJournaled:
+                return each([CredentialStoreError.noSpace], "not journaled") { _ = $0.serverNotJournaled($1, generation: $2) }
             case .deviceSignIn:
                 return [("deviceSignIn", { _ = $0.deviceSignIn(waiter: 1) })]
             case .deviceCodeIssued:
