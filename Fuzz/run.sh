@@ -76,7 +76,8 @@ if [[ $needs_handoffs -eq 1 ]]; then
     mapfile -t handoff_sources < <(find "$root/Sources/SessionKitHandoffs" -name '*.swift' | sort)
     support="$root/Sources/CSessionKitSupport"
     if stale "$handoffs_binary" "${jose_sources[@]}" "${kit_sources[@]}" "${handoff_sources[@]}" \
-        "$here/Targets/HandoffFuzzTargets.swift" "$support/tsan.c" "$support/secret_runtime.c" "$support/include/CSessionKitSupport.h"; then
+        "$here/Targets/HandoffFuzzTargets.swift" "$support/secret_runtime.c" "$support/include/CSessionKitSupport.h" \
+        "$support/include/sessionkit_secret_runtime.h"; then
         echo "building $handoffs_binary" >&2
         modules="$build/modules"
         rm -rf "$modules"
@@ -92,9 +93,7 @@ if [[ $needs_handoffs -eq 1 ]]; then
                 -emit-module-path "$modules/$name.swiftmodule" -I "$modules" -I "$modules/CSessionKitSupport" \
                 "$@" -o "$modules/$name.o"
         }
-        if ! { clang -c -O1 -fsanitize=fuzzer-no-link,address -I "$support/include" "$support/tsan.c" \
-            -o "$modules/CSessionKitSupport.o" &&
-            clang -c -O1 -fsanitize=fuzzer-no-link,address -I "$support/include" "$support/secret_runtime.c" \
+        if ! { clang -c -O1 -fsanitize=fuzzer-no-link,address -I "$support/include" "$support/secret_runtime.c" \
                 -o "$modules/CSessionKitSecretRuntime.o" &&
             build_module SessionKitJOSE "${jose_sources[@]}" &&
             build_module SessionKit "${kit_sources[@]}" &&

@@ -66,8 +66,7 @@ struct FastPathBenchmark {
                 issuer: providerConfiguration.issuer))
         let systemSession = Session(
             configuration: configuration, transport: provider, store: InMemoryCredentialStore(), presenter: presenter,
-            clock: ContinuousClock(),
-            wallClock: { Date() })
+            clock: ContinuousClock())
         presenter.enqueue(.approve(subject: "alice"))
         try await systemSession.signIn()
         let frozenNow = Date()

@@ -166,7 +166,7 @@ struct TransportBenchmark {
         let session = Session(
             configuration: configuration, transport: sessionTransport, store: store,
             presenter: HeaderSignInPresenter(header: provider.userHeader, user: user, transport: transport),
-            clock: ContinuousClock(), wallClock: { Date() })
+            clock: ContinuousClock())
         try await session.signIn()
         return session
     }

@@ -90,8 +90,7 @@ enum RealProviderWalkthrough {
             }
             let session = Session(
                 configuration: configuration, transport: transport,
-                store: FileCredentialStore(directory: directory), presenter: presenter(for: options), clock: clock,
-                wallClock: { Date() })
+                store: FileCredentialStore(directory: directory), presenter: presenter(for: options), clock: clock)
             let narrator = Narrator(json: options.json, epoch: Date())
             let how = options.device ? "device sign-in" : "sign in"
             narrator.begin("real-provider", summary: "\(how) → refresh → sign out against \(options.issuer)")

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKit
 
 /// `application/x-www-form-urlencoded` and URL-query coding for the simulated provider.
 enum SimulatedProviderForm {
@@ -41,10 +42,8 @@ enum SimulatedProviderForm {
         var repeated: [String: [String]] = [:]
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let rawName = String(parts[0])
-            let rawValue = parts.count > 1 ? String(parts[1]) : ""
-            guard let name = unescape(rawName, plusIsSpace: plusIsSpace),
-                let value = unescape(rawValue, plusIsSpace: plusIsSpace)
+            guard let name = FormEncoding.unescape(parts[0], plusIsSpace: plusIsSpace),
+                let value = parts.count > 1 ? FormEncoding.unescape(parts[1], plusIsSpace: plusIsSpace) : ""
             else { throw .undecodable }
             if repeatable.contains(name) {
                 repeated[name, default: []].append(value)
@@ -56,25 +55,9 @@ enum SimulatedProviderForm {
         return (result, repeated)
     }
 
-    private static func unescape(_ text: String, plusIsSpace: Bool) -> String? {
-        let spaced = plusIsSpace ? text.replacingOccurrences(of: "+", with: " ") : text
-        return spaced.removingPercentEncoding
-    }
-
     /// Percent-encodes everything but RFC 3986 unreserved characters.
     static func escape(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return out
+        FormEncoding.escape(text)
     }
 
     /// Appends query parameters to a URL, keeping any query it already has.

@@ -16,16 +16,36 @@ enum SimulatedProviderJSON: Sendable {
 
     /// The compact serialization.
     var serialized: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    /// Appends the compact serialization: one string grown in place, not one per value.
+    private func write(to out: inout String) {
         switch self {
-        case .string(let text): Self.quote(text)
-        case .integer(let number): String(number)
+        case .string(let text): Self.writeQuoted(text, to: &out)
+        case .integer(let number): out += String(number)
         case .number(let number):
-            number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-        case .bool(let flag): flag ? "true" : "false"
-        case .null: "null"
-        case .array(let items): "[" + items.map(\.serialized).joined(separator: ",") + "]"
+            out += number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .null: out += "null"
+        case .array(let items):
+            out += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { out += "," }
+                item.write(to: &out)
+            }
+            out += "]"
         case .object(let members):
-            "{" + members.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+            out += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { out += "," }
+                Self.writeQuoted(member.0, to: &out)
+                out += ":"
+                member.1.write(to: &out)
+            }
+            out += "}"
         }
     }
 
@@ -45,8 +65,14 @@ enum SimulatedProviderJSON: Sendable {
     /// The serialization as UTF-8 bytes.
     var bytes: [UInt8] { Array(serialized.utf8) }
 
-    private static func quote(_ text: String) -> String {
-        var out = "\""
+    private static func writeQuoted(_ text: String, to out: inout String) {
+        out += "\""
+        defer { out += "\"" }
+        // Most strings (ids, tokens, URLs) need no escape at all: copied whole.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else {
+            out += text
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -61,7 +87,6 @@ enum SimulatedProviderJSON: Sendable {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        return out + "\""
     }
 
     /// One member of a parsed request body, reduced to what the endpoints need.

@@ -69,12 +69,17 @@ public final class TestClock: Clock, Sendable {
 
     private let state = Locked(State())
     private let wallClockEpoch: Date
+    /// The simulated wall clock (`timeIntervalSinceReferenceDate`, as bits), written under the
+    /// lock whenever time moves and read without it: a session reads it on every call, so a read
+    /// costs an atomic load rather than the lock and a `Duration` conversion.
+    private let wallClockBits: Atomic<UInt64>
 
     /// Creates a clock at offset zero whose wall clock starts at `wallClockEpoch`.
     ///
     /// The default epoch, 2026-01-01T00:00:00Z, keeps simulated dates identical from run to run.
     public init(wallClockEpoch: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
         self.wallClockEpoch = wallClockEpoch
+        self.wallClockBits = Atomic(wallClockEpoch.timeIntervalSinceReferenceDate.bitPattern)
     }
 
     /// The current simulated instant.
@@ -87,7 +92,12 @@ public final class TestClock: Clock, Sendable {
 
     /// The simulated wall-clock date: the epoch plus the time advanced so far.
     public func wallClockNow() -> Date {
-        let offset = now.offset.components
+        Date(timeIntervalSinceReferenceDate: Double(bitPattern: wallClockBits.load(ordering: .acquiring)))
+    }
+
+    /// The wall-clock date at `instant`.
+    private func wallClockDate(at instant: Instant) -> Date {
+        let offset = instant.offset.components
         return wallClockEpoch.addingTimeInterval(Double(offset.seconds) + Double(offset.attoseconds) / 1e18)
     }
 
@@ -178,7 +188,10 @@ public final class TestClock: Clock, Sendable {
     /// earliest deadline first.
     public func advance(to instant: Instant) {
         let due: [Sleeper] = state.withLock { state in
-            if instant > state.now { state.now = instant }
+            if instant > state.now {
+                state.now = instant
+                wallClockBits.store(wallClockDate(at: instant).timeIntervalSinceReferenceDate.bitPattern, ordering: .releasing)
+            }
             let now = state.now
             let due = state.sleepers.filter { $0.deadline <= now }.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
             state.sleepers.removeAll { $0.deadline <= now }

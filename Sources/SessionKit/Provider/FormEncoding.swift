@@ -2,7 +2,7 @@ import Foundation
 
 /// `application/x-www-form-urlencoded` as OAuth needs it: only RFC 3986 unreserved characters are
 /// left as they are, so a `+` or `/` in a token survives the round trip.
-enum FormEncoding {
+package enum FormEncoding {
     /// ALPHA / DIGIT / "-" / "." / "_" / "~" (RFC 3986 §2.3).
     static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
@@ -11,9 +11,73 @@ enum FormEncoding {
         Data(fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&").utf8)
     }
 
-    static func escape(_ text: String) -> String {
-        // Every character outside the unreserved set is percent-encoded as UTF-8.
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    /// Percent-encodes every UTF-8 byte outside the unreserved set, in upper-case hex.
+    ///
+    /// Byte by byte rather than through `addingPercentEncoding`, which goes through a bridged
+    /// string on Linux: every request body is built here.
+    package static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { !isUnreserved($0) }) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Undoes ``escape(_:)`` and form encoding: `+` is a space when `plusIsSpace`, `%XX` is a byte;
+    /// `nil` when an escape is broken or the bytes are not UTF-8 (as `removingPercentEncoding`).
+    package static func unescape(_ text: Substring, plusIsSpace: Bool = true) -> String? {
+        let plus = plusIsSpace ? UInt8(ascii: "+") : UInt8(ascii: "%")
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == plus }) else { return String(text) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var index = text.utf8.startIndex
+        let end = text.utf8.endIndex
+        while index != end {
+            let byte = text.utf8[index]
+            text.utf8.formIndex(after: &index)
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard index != end, let high = hexValue(text.utf8[index]) else { return nil }
+                text.utf8.formIndex(after: &index)
+                guard index != end, let low = hexValue(text.utf8[index]) else { return nil }
+                text.utf8.formIndex(after: &index)
+                bytes.append(high << 4 | low)
+            case UInt8(ascii: "+") where plusIsSpace:
+                bytes.append(UInt8(ascii: " "))
+            default:
+                bytes.append(byte)
+            }
+        }
+        return String(bytes: bytes, encoding: .utf8)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Decodes a form body or query; `+` means a space; the first occurrence of a name wins, even
@@ -41,7 +105,4 @@ enum FormEncoding {
         return repeated
     }
 
-    private static func unescape(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-    }
 }

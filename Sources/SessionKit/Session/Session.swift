@@ -25,7 +25,7 @@ public protocol DeviceKeyProviding: Sendable {
 /// ```swift
 /// let session = Session(configuration: configuration, transport: URLSessionTransport(clock: ContinuousClock()),
 ///                       store: FileCredentialStore(directory: url), presenter: presenter,
-///                       clock: ContinuousClock(), wallClock: { Date() })
+///                       clock: ContinuousClock())
 /// try await session.restore()
 /// let token = try await session.validAccessToken()
 /// ```
@@ -44,6 +44,9 @@ public final class Session: Sendable {
     let deviceKeys: (any DeviceKeyProviding)?
     let clock: any Clock<Duration>
     let wallClock: @Sendable () -> Date
+    /// Whether ``wallClock`` is the system's: the fast path then reads the cheaper
+    /// ``SystemWallClock/approximateNow()``.
+    let readsSystemWallClock: Bool
 
     /// The machine and everything the shell keeps beside it, behind one lock: the session's one
     /// isolation domain. Every input is a step under this lock that returns actions; the runner
@@ -66,13 +69,16 @@ public final class Session: Sendable {
     ///   - deviceKeys: The device-bound key source for app disconnect (1pass.dev). Left out, it is
     ///     made from `transport` and `store` whenever the profile has device-key exchange.
     ///   - clock: All waiting (handoff timeout, backoff) happens on it.
-    ///   - wallClock: "Now" for token times (`exp`, `iat`, `expires_in`).
+    ///   - wallClock: "Now" for token times (`exp`, `iat`, `expires_in`); `nil` (the default) for
+    ///     the system's clock.
     ///   - random: The jitter source of the retry policies.
     public init(
         configuration: SessionConfiguration, transport: any HTTPTransport, store: any CredentialStore, presenter: any HandoffPresenter,
-        deviceKeys: DeviceKeySource = .automatic, clock: some Clock<Duration>, wallClock: @escaping @Sendable () -> Date,
+        deviceKeys: DeviceKeySource = .automatic, clock: some Clock<Duration>, wallClock: (@Sendable () -> Date)? = nil,
         random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
     ) {
+        self.readsSystemWallClock = wallClock == nil
+        let wallClock = wallClock ?? SystemWallClock.now
         let owner = TaskOwner()
         self.owner = owner
         self.configuration = configuration
@@ -152,7 +158,7 @@ public final class Session: Sendable {
         let clock = ContinuousClock()
         self.init(
             configuration: configuration, transport: URLSessionTransport(clock: clock), store: store ?? Self.platformStore(for: provider),
-            presenter: presenter, clock: clock, wallClock: { Date() })
+            presenter: presenter, clock: clock)
     }
 
     /// The platform's secure store for `provider`'s client.
@@ -290,7 +296,12 @@ public final class Session: Sendable {
     nonisolated(nonsending) public func validAccessToken() async throws(SessionError) -> AccessToken {
         switch core.withLock({ $0.machine.handout }) {
         case .fresh(let tokens, let dueAt)?:
-            if wallClock() < dueAt { return tokens.token }
+            // A due time a lead time before expiry can be judged on the cheaper approximate
+            // clock (a few milliseconds behind at worst); one at the expiry itself (a refresh
+            // backing off, a session without a refresh token) is judged exactly.
+            let leadTime = tokens.accessTokenExpiresAt.timeIntervalSinceReferenceDate - dueAt.timeIntervalSinceReferenceDate
+            let now = readsSystemWallClock && leadTime > 1 ? SystemWallClock.approximateNow() : wallClock()
+            if now < dueAt { return tokens.token }
             return try await waitForTokens(force: false)
         case .joinRefresh?:
             break

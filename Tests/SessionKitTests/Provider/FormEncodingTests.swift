@@ -25,6 +25,26 @@ import Testing
         #expect(FormEncoding.escape("🔑") == "%F0%9F%94%91")
     }
 
+    @Test(
+        "unescaping agrees with Foundation's removingPercentEncoding on every kind of input",
+        arguments: [
+            "", "plain", "a+b", "a%20b", "%2B", "%2b", "%", "%2", "%zz", "%G1", "100%", "%C3%A9", "%E2%9C%93", "%F0%9F%94%91",
+            "%C3", "%FF", "%80abc", "é+%C3%A9", "%00", "++", "%%41", "%41%42%43", "a=b", "ünï+cødé",
+        ])
+    func unescapingAgreesWithFoundation(_ text: String) {
+        for plusIsSpace in [true, false] {
+            let foundation = (plusIsSpace ? text.replacingOccurrences(of: "+", with: " ") : text).removingPercentEncoding
+            #expect(FormEncoding.unescape(Substring(text), plusIsSpace: plusIsSpace) == foundation, "plusIsSpace: \(plusIsSpace)")
+        }
+    }
+
+    @Test func escapingAgreesWithFoundation() {
+        let samples = ["", "abc", "a b+c/d=e&f", "ünïcødé ✓ 🔑", "\n\t\u{0}", "~-._", "%", String(repeating: "x/", count: 50)]
+        for sample in samples {
+            #expect(FormEncoding.escape(sample) == sample.addingPercentEncoding(withAllowedCharacters: FormEncoding.unreserved))
+        }
+    }
+
     @Test func encodeJoinsFieldsInOrder() {
         let body = FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", "a+b/c="), ("client id", "x&y")])
         #expect(String(decoding: body, as: UTF8.self) == "grant_type=refresh_token&refresh_token=a%2Bb%2Fc%3D&client%20id=x%26y")
