@@ -13,7 +13,7 @@ import SessionKitTesting
 ///   executor, so the compiler may leave the task on the callee's executor between calls, and the
 ///   bare call shrinks to a same-executor check: a floor, shown for context.
 ///
-/// Callees: a session wired as an app wires it (`ContinuousClock`, `Date()` as the wall clock); the
+/// Callees: a session wired as an app wires it (`ContinuousClock`, no wall clock given, so the system's); the
 /// test kit's session (`TestClock`, whose simulated wall clock is read under a lock); the bare actor.
 struct FastPathBenchmark {
     enum Caller: String, CaseIterable, Sendable {

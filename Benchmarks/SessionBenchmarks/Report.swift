@@ -16,7 +16,7 @@ enum Report {
                     state, so each call is a real round trip between executors (the target applies
                     here); "task" = a loop outside any actor, where the compiler may leave the task on
                     the callee's executor between calls, so the bare call is a floor (context).
-                    callees: session = wired as an app wires it (ContinuousClock, Date() as wall
+                    callees: session = wired as an app wires it (ContinuousClock, the system wall
                     clock); test_clock_session = the test kit's (TestClock wall clock); frozen_clock_session =
             the first with a wall clock that returns a fixed date (cost apart from reading the time); bare_actor.
                     ratio = median over rounds of (callee ns/op / bare_actor ns/op, same caller).

@@ -99,7 +99,13 @@ extension Session {
             case .refresh:
                 step = procedure.refreshed(await refreshUnderLease(previous: nil, forJournaledOperation: true))
             case .requestDeviceKey(let accessToken):
-                guard let deviceKeys else { preconditionFailure("the procedure asked for a device key without a source") }
+                guard let deviceKeys else {
+                    // Our bug: the procedure was told there is no source. A debug build stops
+                    // here; a release build stops the session.
+                    let what = "the procedure asked for a device key without a source"
+                    assertionFailure(what)
+                    return finishDisconnect(.inconsistent(what), generation: generation, attempt: attempt)
+                }
                 let answer: Result<Secret, ProviderError>
                 do throws(ProviderError) {
                     answer = .success(try await deviceKeys.disconnectKey(accessToken: accessToken))
