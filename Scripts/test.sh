@@ -7,7 +7,8 @@
 #      each inside a D-Bus session of its own with an unlocked gnome-keyring (the Secret Service
 #      store's tests), then the default store's headless fallback outside any D-Bus session;
 #      the build compiles every Swift snippet of the README and the DocC articles (SnippetTests),
-#   4. builds the DocC documentation (Scripts/docs.sh) and fails on any warning, then opens every
+#   4. checks the public API against its baseline (Scripts/api.sh), builds the DocC
+#      documentation (Scripts/docs.sh) and fails on any warning, then opens every
 #      page in headless Chromium and fails on a page, image or link that does not load,
 #   5. runs each fuzz target for a short time,
 #   6. stops the providers (also on failure).
@@ -145,6 +146,9 @@ step "SessionModel tests, 100 iterations"
 .build/debug/SessionKitPackageTests.xctest --testing-library swift-testing --filter SessionModelTests --repetitions 100 \
     > .build/test-model-output.txt 2>&1 || { tail -60 .build/test-model-output.txt >&2; echo "a SessionModel test failed in 100 iterations" >&2; exit 1; }
 grep -E "Test run with" .build/test-model-output.txt | sed 's/\x1b\[[0-9;]*m//g'
+
+step "public API against its baseline (Scripts/API; a removal or change needs a CHANGELOG entry)"
+Scripts/api.sh
 
 step "documentation (DocC, warnings fail; every page opened in headless Chromium)"
 Scripts/docs.sh
