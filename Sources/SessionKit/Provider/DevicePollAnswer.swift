@@ -1,6 +1,6 @@
 /// One answer of the token endpoint to a device code poll (RFC 8628 §3.5), classified for
 /// ``DevicePollPlanner``.
-public enum DevicePollAnswer: Sendable, Equatable {
+package enum DevicePollAnswer: Sendable, Equatable {
     /// The person approved: the token response (its id_token not yet verified).
     case tokens(TokenResponse)
     /// `authorization_pending`: no decision yet.
@@ -21,7 +21,7 @@ public enum DevicePollAnswer: Sendable, Equatable {
     case cancelled
 
     /// Classifies the outcome of ``ProviderClient/pollDeviceToken(_:)``.
-    public init(_ result: Result<TokenResponse, ProviderError>) {
+    package init(_ result: Result<TokenResponse, ProviderError>) {
         switch result {
         case .success(let response):
             self = .tokens(response)

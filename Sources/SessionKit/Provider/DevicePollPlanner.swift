@@ -27,39 +27,39 @@
 /// up to ``maximumBackoff`` or the interval if that is longer, and never less than a
 /// `Retry-After`; no poll is planned at or past `expires_in`, which fails the sign-in as
 /// ``DevicePollFailure/expired``. Once finished or failed, the same step is returned for any later answer.
-public struct DevicePollPlanner: Sendable, Equatable {
+package struct DevicePollPlanner: Sendable, Equatable {
     /// The shortest interval the planner ever waits, whatever the provider says.
-    public static let minimumInterval: Duration = .seconds(1)
+    package static let minimumInterval: Duration = .seconds(1)
     /// What `slow_down` adds to the interval (§3.5).
-    public static let slowDownIncrement: Duration = .seconds(5)
+    package static let slowDownIncrement: Duration = .seconds(5)
     /// The longest wait a run of transient failures grows to, unless the interval itself is longer.
-    public static let maximumBackoff: Duration = .seconds(60)
+    package static let maximumBackoff: Duration = .seconds(60)
 
     /// The interval polls wait now, `slow_down` increases included.
-    public private(set) var interval: Duration
+    package private(set) var interval: Duration
     /// How long the device code is valid, from when the response arrived.
-    public let expiresIn: Duration
+    package let expiresIn: Duration
     /// How many answers were fed in.
-    public private(set) var answerCount = 0
+    package private(set) var answerCount = 0
     /// Transient failures in a row, which double the wait.
-    public private(set) var consecutiveTransientFailures = 0
+    package private(set) var consecutiveTransientFailures = 0
     /// The step that ended polling, once it ended.
-    public private(set) var outcome: DevicePollStep?
+    package private(set) var outcome: DevicePollStep?
 
     /// A planner for one device authorization response.
-    public init(_ authorization: DeviceAuthorization) {
+    package init(_ authorization: DeviceAuthorization) {
         interval = max(Self.duration(seconds: authorization.interval), Self.minimumInterval)
         expiresIn = Self.duration(seconds: authorization.expiresIn)
     }
 
     /// The first step: wait one interval, then poll.
-    public var firstStep: DevicePollStep {
+    package var firstStep: DevicePollStep {
         plan(wait: interval, elapsed: .zero)
     }
 
     /// The step after `answer`, the poll's outcome, arrived `elapsed` after the device
     /// authorization response.
-    public mutating func next(after answer: DevicePollAnswer, elapsed: Duration) -> DevicePollStep {
+    package mutating func next(after answer: DevicePollAnswer, elapsed: Duration) -> DevicePollStep {
         if let outcome { return outcome }
         answerCount += 1
         let step: DevicePollStep

@@ -1,5 +1,5 @@
 /// The calls to the provider whose failures the session classifies.
-public enum ProviderOperation: String, Sendable, Hashable, CaseIterable {
+package enum ProviderOperation: String, Sendable, Hashable, CaseIterable {
     /// The authorization code exchange (RFC 6749 §4.1.3).
     case codeExchange
     /// A refresh (RFC 6749 §6).
@@ -11,7 +11,7 @@ public enum ProviderOperation: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What a failed call means for the session.
-public enum ProviderErrorDisposition: String, Sendable, Hashable {
+package enum ProviderErrorDisposition: String, Sendable, Hashable {
     /// It may pass: retry with backoff, keep every credential.
     case transient
     /// The provider answered for good: for a refresh the refresh token is dead; for a code
@@ -38,7 +38,7 @@ extension ProviderError {
     /// that may pass on their own (``isTransient``: no response, 408, 429, 5xx) are retried with
     /// backoff; a 403 or another 4xx fails the waiting callers at once and the next call tries again. A disconnect's 2xx and 404 are not
     /// failures (both confirm it), so they never reach this table.
-    public func disposition(in operation: ProviderOperation) -> ProviderErrorDisposition {
+    package func disposition(in operation: ProviderOperation) -> ProviderErrorDisposition {
         switch self {
         case .transport, .invalidResponse:
             return .transient
@@ -53,7 +53,7 @@ extension ProviderError {
     }
 
     /// A stable identifier: `connection_failed`, `timed_out`, `http_503`, `invalid_response` …
-    public var code: String {
+    package var code: String {
         switch self {
         case .transport(.connectionFailed): "connection_failed"
         case .transport(.timedOut): "timed_out"

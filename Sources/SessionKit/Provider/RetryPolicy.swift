@@ -50,16 +50,16 @@ public struct RetryPolicy: Sendable, Hashable {
 }
 
 /// A small, fast, seedable generator (SplitMix64) for reproducible jitter in tests and walkthroughs.
-public struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
+package struct SeededRandomNumberGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator; the same seed gives the same sequence on every platform.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -183,7 +183,7 @@ public final class Session: Sendable {
     public var stage: SessionStage { core.withLock { $0.machine.stage } }
 
     /// How many callers are suspended waiting for the refresh in flight.
-    public var waitingCallerCount: Int { core.withLock { $0.machine.waitingCallerCount } }
+    package var waitingCallerCount: Int { core.withLock { $0.machine.waitingCallerCount } }
 
     /// Who is signed in, while the session holds verified tokens.
     public var identity: SessionIdentity? { core.withLock { $0.machine.currentTokens?.identity } }

@@ -1,5 +1,5 @@
 /// A call the current stage does not allow, as the transition table names it.
-public enum SessionMisuse: String, Sendable, Hashable, CaseIterable {
+package enum SessionMisuse: String, Sendable, Hashable, CaseIterable {
     /// `signIn()` while a sign-in waits for the provider.
     case signInInProgress
     /// `signIn()` while a session is active.
@@ -12,7 +12,7 @@ public enum SessionMisuse: String, Sendable, Hashable, CaseIterable {
     case accountDeletionInProgress
 
     /// The error the caller is given.
-    public var error: SessionError {
+    package var error: SessionError {
         switch self {
         case .signInInProgress: .signInInProgress
         case .alreadySignedIn: .alreadySignedIn

@@ -1,7 +1,7 @@
 /// The inputs the session state machine reacts to, by kind: what goes *into* the machine.
 ///
 /// Not to be confused with ``SessionEvent``, what the session tells the app.
-public enum SessionInput: String, Sendable, Hashable, CaseIterable {
+package enum SessionInput: String, Sendable, Hashable, CaseIterable {
     /// The app called `signIn()`.
     case signIn
     /// A callback URL matching the redirect URI arrived.
@@ -59,12 +59,8 @@ public enum SessionInput: String, Sendable, Hashable, CaseIterable {
     case endSessionReturn
 }
 
-/// Renamed ``SessionInput``: machine inputs and the app-facing ``SessionEvent`` are told apart by name.
-@available(*, deprecated, renamed: "SessionInput")
-public typealias SessionEventKind = SessionInput
-
 /// What a (stage, input) pair leads to.
-public enum TransitionOutcome: Sendable, Hashable {
+package enum TransitionOutcome: Sendable, Hashable {
     /// The machine moves to one of these stages (the same stage counts), depending on the event's data.
     case moves(to: [SessionStage])
     /// The app misused the API: the caller gets the thrown ``SessionError`` the misuse names; the
@@ -78,9 +74,9 @@ public enum TransitionOutcome: Sendable, Hashable {
 ///
 /// `Diagrams/stages.mmd` is generated from ``mermaid()``, and the test suite checks both that the
 /// committed diagram matches and that the machine behaves as this table says for every pair.
-public enum SessionTransitionTable {
+package enum SessionTransitionTable {
     /// The outcome of `event` in `stage`.
-    public static func outcome(of event: SessionInput, in stage: SessionStage) -> TransitionOutcome {
+    package static func outcome(of event: SessionInput, in stage: SessionStage) -> TransitionOutcome {
         switch (stage, event) {
         case (.signedOut, .signIn): .moves(to: [.handoff])
         case (.revoking, .signIn): .moves(to: [.handoff])
@@ -180,14 +176,14 @@ public enum SessionTransitionTable {
     }
 
     /// Every pair, stage by stage, in declaration order.
-    public static var rules: [(stage: SessionStage, event: SessionInput, outcome: TransitionOutcome)] {
+    package static var rules: [(stage: SessionStage, event: SessionInput, outcome: TransitionOutcome)] {
         SessionStage.allCases.flatMap { stage in
             SessionInput.allCases.map { event in (stage, event, outcome(of: event, in: stage)) }
         }
     }
 
     /// The stage diagram as Mermaid source: one edge per (stage, event, target), self-loops included.
-    public static func mermaid() -> String {
+    package static func mermaid() -> String {
         var lines = ["%% Generated from SessionTransitionTable. Do not edit; run `swift run walkthrough --diagram`.", "stateDiagram-v2"]
         lines.append("    [*] --> signedOut")
         var edges: [String: [String]] = [:]
