@@ -12,6 +12,8 @@ package enum SessionConcern: String, Sendable, Hashable, CaseIterable {
     case ending
     /// A launch loading the store.
     case restore
+    /// A guest session: its bootstrap, its renewal, its sign-in and its local end.
+    case guest
 
     /// The concern of `input` in `stage`.
     ///
@@ -28,6 +30,8 @@ package enum SessionConcern: String, Sendable, Hashable, CaseIterable {
             .ending
         case .restoreLoaded:
             .restore
+        case .startGuestSession, .guestBootstrapped, .guestBootstrapFailed, .guestSessionEnded:
+            .guest
         case .presenterEnded, .handoffTimeout, .retryTimerFired, .callerCancelled:
             of(stage)
         }
@@ -49,6 +53,7 @@ package enum SessionConcern: String, Sendable, Hashable, CaseIterable {
         case .refresh: "Keeping the session fresh"
         case .ending: "Ending it"
         case .restore: "Restoring at launch"
+        case .guest: "Guest sessions"
         }
     }
 }

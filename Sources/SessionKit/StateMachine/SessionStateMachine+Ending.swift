@@ -130,7 +130,7 @@ extension SessionStateMachine {
     mutating func serverOperationConfirmed(
         generation: UInt64, subject: String?, endSession: EndSessionPlan = .notRequested
     ) -> [Action] {
-        guard generation == self.generation else { return [] }
+        guard generation == self.generation, !endsGuest else { return [] }
         switch state {
         case .revoking(let operation):
             guard operation.logout == nil else {
@@ -160,7 +160,7 @@ extension SessionStateMachine {
     mutating func serverOperationFailed(
         _ failure: ServerOperationFailure, generation: UInt64, endSession: EndSessionPlan = .notRequested
     ) -> [Action] {
-        guard generation == self.generation else { return [] }
+        guard generation == self.generation, !endsGuest else { return [] }
         switch state {
         case .revoking(let operation) where operation.logout != nil:
             // Revoked and wiped already: only the provider logout is left, and it ends on its own inputs.
@@ -199,6 +199,15 @@ extension SessionStateMachine {
             return []
         case .modifying, .stopped:
             return outOfService()
+        }
+    }
+
+    /// Whether the stage ends a guest session, which asks the provider nothing: a server's answer
+    /// cannot be this stage's.
+    private var endsGuest: Bool {
+        switch state {
+        case .revoking(let operation), .disconnecting(let operation): operation.tokens?.isGuest == true
+        default: false
         }
     }
 

@@ -101,10 +101,13 @@ extension SessionStateMachine {
         let operation: ServerOperation
         let stage: SessionStage
         switch state {
-        case .revoking(let revoking):
+        case .revoking(let revoking) where revoking.tokens?.isGuest == true:
             (operation, stage) = (revoking, .revoking)
-        case .disconnecting(let disconnecting):
+        case .disconnecting(let disconnecting) where disconnecting.tokens?.isGuest == true:
             (operation, stage) = (disconnecting, .disconnecting)
+        case .revoking, .disconnecting:
+            // Not a guest's end: a wipe that reports back here belongs to a session long gone.
+            return []
         case .signedOut, .handoff, .verifying, .active, .refreshing:
             // Superseded before the wipe reported back.
             return []

@@ -106,7 +106,7 @@ extension SessionStateMachine {
 
     /// The code exchange returned verified tokens (already stored).
     mutating func exchangeSucceeded(_ tokens: Tokens, generation: UInt64) -> [Action] {
-        guard generation == self.generation, case .verifying(let verifying) = state else {
+        guard generation == self.generation, case .verifying(let verifying) = state, !verifying.bootstrapsGuest else {
             return [.discardLateTokens(tokens)]
         }
         state = .active(Active(tokens: tokens))
@@ -127,7 +127,7 @@ extension SessionStateMachine {
 
     /// The code exchange or its verification failed.
     mutating func exchangeFailed(_ error: SessionError, generation: UInt64) -> [Action] {
-        guard generation == self.generation, case .verifying(let verifying) = state else {
+        guard generation == self.generation, case .verifying(let verifying) = state, !verifying.bootstrapsGuest else {
             // The sign-in was already abandoned; nothing was stored for it.
             return []
         }
