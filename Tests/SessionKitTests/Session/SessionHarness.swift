@@ -309,8 +309,9 @@ extension SessionHarness {
         }
     }
 
-    /// A credential store that keeps every record saved through it, in order.
-    final class JournalingStore: CredentialStore {
+    /// A credential store that keeps every record saved through it, in order; its guest
+    /// credential is the base store's.
+    final class JournalingStore: CredentialStore, GuestCredentialStore {
         let base: InMemoryCredentialStore
         private let saved = Locked<[CredentialRecord]>([])
 
@@ -332,6 +333,18 @@ extension SessionHarness {
 
         func withLease<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
             try await base.withLease(body)
+        }
+
+        func loadGuest() async throws(CredentialStoreError) -> GuestCredential? {
+            try await base.loadGuest()
+        }
+
+        func saveGuest(_ credential: GuestCredential) async throws(CredentialStoreError) {
+            try await base.saveGuest(credential)
+        }
+
+        func removeGuest() async throws(CredentialStoreError) {
+            try await base.removeGuest()
         }
     }
 
