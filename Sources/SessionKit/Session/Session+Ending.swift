@@ -105,7 +105,10 @@ extension Session {
                 step = procedure.disconnectAnswered(answer)
             case .wipe:
                 let wiped = await update { $0.wipeAfterDeletion() }
-                if case .success = wiped { await removeHighAssuranceItem() }
+                if case .success = wiped {
+                    await removeHighAssuranceItem()
+                    await resetGuestCredential()
+                }
                 step = procedure.wiped(wiped)
             case .resetDeviceCredential:
                 try? await deviceKeys?.reset()
