@@ -127,6 +127,36 @@ struct SessionGuestTests {
         #expect(h.session.stage == .active)
     }
 
+    @Test func theSecretIsIssuedOnceAndPresentedAtEveryRenewal() async throws {
+        let h = try SessionHarness()
+        let device = try await Self.startGuest(h)
+        let secret = try #require(h.store.guest?.deviceSecret)
+        let user = h.provider.guestUserID(deviceID: device)
+        for _ in 0..<3 {
+            h.clock.advance(by: .seconds(3550))
+            _ = try await h.session.refresh()
+        }
+        #expect(Self.bootstraps(h).map(\.status) == [200, 200, 200, 200])
+        #expect(h.issued.deviceSecrets.count == 1, "only the first answer carries a secret")
+        #expect(h.store.guest?.deviceSecret == secret)
+        #expect(h.provider.guestUserID(deviceID: device) == user, "the same anonymous user throughout")
+    }
+
+    @Test func aServerSideResetEndsTheOldKeysAndTheRenewalStartsANewAnonymousUser() async throws {
+        let h = try SessionHarness()
+        let device = try await Self.startGuest(h)
+        let firstUser = try #require(h.session.identity?.subject)
+        let oldKey = try #require(h.store.record.session?.accessToken)
+        #expect(h.provider.forgetGuestDevice(deviceID: device))
+        #expect(!h.provider.isAccessTokenActive(oldKey))
+        // The app's API refused the old key: it asks for a newer one.
+        let renewed = try await h.session.refresh()
+        #expect(Self.bootstraps(h).map(\.status) == [200, 401, 200])
+        #expect(h.provider.isAccessTokenActive(renewed.secret))
+        #expect(h.session.identity?.subject != firstUser)
+        #expect(h.store.guest?.deviceID == device, "the device keeps its id; only the secret was replaced")
+    }
+
     @Test func aSecondRefusalEndsTheGuestSessionWithATypedError() async throws {
         let h = try SessionHarness()
         try await Self.startGuest(h)

@@ -259,6 +259,7 @@ extension SessionHarness {
         var codes: [Secret] { values.withLock { $0.codes } }
         var deviceKeys: [Secret] { values.withLock { $0.deviceKeys } }
         var deviceCodes: [Secret] { values.withLock { $0.deviceCodes } }
+        var deviceSecrets: [Secret] { values.withLock { $0.deviceSecrets } }
         var endSessionStates: [Secret] { values.withLock { $0.endSessionStates } }
 
         /// Every secret value, with the signature segment of each id_token on its own as well.
