@@ -25,11 +25,13 @@ extension SessionStateMachine {
                 .resume(verifying.waiters.ordered, .failed(.cancelled)),
             ] + signOut(id: id, waiter: waiter)
         case .verifying(let verifying) where verifying.bootstrapsGuest:
-            // The bootstrap in flight becomes stale; its key is discarded when it arrives.
+            // The bootstrap in flight becomes stale (it writes nothing more, and its key is
+            // discarded when it arrives); the device credential goes, as at any guest's sign-out.
             generation += 1
             state = .signedOut
             return [
                 .transition(from: .verifying, to: .signedOut, reason: .guestSignOutRequested),
+                .resetGuestCredential,
                 .resume(verifying.waiters.ordered, .failed(.cancelled)),
                 .resume([waiter], .done),
             ]

@@ -65,6 +65,7 @@ extension StateMachineTests {
             #expect(
                 m.signOut(waiter: 1) == [
                     .transition(.verifying, .signedOut, .guestSignOutRequested),
+                    .resetGuestCredential,
                     .resume([Script.signInCaller], .failed(.cancelled)),
                     .resume([1], .done),
                 ])
