@@ -220,7 +220,7 @@ public enum SessionTransitionTable {
         case (.bootstrapping, .verifying, .exchangeVerified): .ignored("no code is being exchanged: tokens discarded and revoked")
         case (.bootstrapping, .verifying, .exchangeFailed): .ignored("no code is being exchanged")
 
-        case (.guestSession, .active, .signIn): .moves(to: [.handoff])
+        case (.guestSession, .active, .signIn), (.guestSession, .active, .deviceSignIn): .moves(to: [.handoff])
         case (.guestSession, .active, .startGuestSession): .moves(to: [.active])
         case (.guestSession, .active, .tokenRequested): .moves(to: [.active, .refreshing])
         case (.guestSession, .active, .refreshRequested): .moves(to: [.refreshing])
@@ -230,7 +230,7 @@ public enum SessionTransitionTable {
         case (.guestSession, .refreshing, .refreshVerified): .moves(to: [.active])
         case (.guestSession, .refreshing, .refreshRetryScheduled): .moves(to: [.refreshing])
         case (.guestSession, .refreshing, .refreshRejected): .moves(to: [.signedOut])
-        case (.guestSession, .refreshing, .signIn): .misuse(.signInInProgress)
+        case (.guestSession, .refreshing, .signIn), (.guestSession, .refreshing, .deviceSignIn): .misuse(.signInInProgress)
         case (.guestSession, .refreshing, .startGuestSession): .moves(to: [.refreshing])
         case (.guestSession, .revoking, .guestSessionEnded), (.guestSession, .disconnecting, .guestSessionEnded):
             .moves(to: [.signedOut, .active])
@@ -248,6 +248,8 @@ public enum SessionTransitionTable {
             .misuse(.signInInProgress)
         case (.signingInFromGuest, .handoff, .signOut), (.signingInFromGuest, .verifying, .signOut): .moves(to: [.revoking])
         case (.signingInFromGuest, .verifying, .exchangeFailed): .moves(to: [.active])
+        case (.signingInFromGuest, .handoff, .deviceCodeIssued): .moves(to: [.handoff, .active])
+        case (.signingInFromGuest, .handoff, .devicePollAnswered): .moves(to: [.handoff, .verifying, .active])
 
         default: nil
         }

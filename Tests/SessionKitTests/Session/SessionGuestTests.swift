@@ -233,6 +233,25 @@ struct SessionGuestTests {
         #expect(h.store.record.session?.refreshToken != nil)
     }
 
+    @Test func aDeviceSignInFromAGuestPromotesItToo() async throws {
+        let h = try SessionHarness()
+        h.provider.register(SimulatedProviderUser(subject: "alice", isAnonymous: false, wasPreviouslyAnonymous: true))
+        try await Self.startGuest(h)
+        await h.startRecording()
+        h.provider.scriptDeviceAuthorization(SimulatedProviderDeviceScript(subject: "alice", decidedAtPoll: 1))
+        h.presenter.enqueue(.showDeviceCode)
+        let session = h.session
+        let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() } }
+        await h.waitUntil("the code is shown") { h.presenter.presentedDeviceCodes.count == 1 }
+        await h.advanceToNextSleeper()
+        let identity = try #require(await signIn.value.value)
+        #expect(identity.subject == "alice")
+        // The code is shown (handoff → handoff), then the approval is verified.
+        #expect(h.transitions == ["active→handoff", "handoff→handoff", "handoff→verifying", "verifying→active"])
+        #expect(h.events.contains(.anonymousUserPromoted(subject: "alice")))
+        await h.waitUntil("guest credential reset") { h.store.guest == nil }
+    }
+
     @Test func aSignInIntoAnotherAccountIsNoPromotion() async throws {
         let h = try SessionHarness()
         try await Self.startGuest(h)

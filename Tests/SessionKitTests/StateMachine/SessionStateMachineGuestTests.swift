@@ -223,6 +223,25 @@ extension StateMachineTests {
             #expect(actions.suffix(2) == [.transition(.active, .revoking, .guestSignOutRequested), .endGuestSession(generation: 4)])
         }
 
+        @Test func aDeviceSignInFromAGuestKeepsTheGuestUntilVerified() {
+            var m = Script.makeGuestActive()
+            #expect(m.deviceSignIn(waiter: 1).first == .transition(.active, .handoff, .deviceSignInRequested))
+            _ = m.deviceCodeIssued()
+            _ = m.devicePollTimer.map { m.timerFired($0) }
+            let denied = m.devicePollAnswered(.accessDenied, at: 5)
+            #expect(denied.contains { if case .transition(.handoff, .active, _) = $0 { true } else { false } })
+            #expect(m.activeTokens == Script.guestTokens("G"))
+
+            _ = m.deviceSignIn(waiter: 2)
+            _ = m.deviceCodeIssued()
+            _ = m.devicePollTimer.map { m.timerFired($0) }
+            _ = m.devicePollAnswered(.tokens(TokenResponse(accessToken: Secret("device-access"))), at: 5)
+            #expect(m.stage == .verifying)
+            let alice = Script.signedInFromGuest("A")
+            #expect(m.exchangeSucceeded(alice).contains(.resetGuestCredential))
+            #expect(m.activeTokens == alice)
+        }
+
         @Test func aSignInWhileTheKeyIsBeingRenewedIsRefused() {
             var m = Script.makeGuestRenewing()
             #expect(m.signIn(attempt: 2, waiter: 5) == [.resume([5], .failed(.signInInProgress))])

@@ -60,6 +60,7 @@ extension StateMachineTests {
         /// each with the way into its stage.
         static let guestMisuses: [Misuse] = [
             Misuse(stage: .refreshing, event: .signIn, error: .signInInProgress),
+            Misuse(stage: .refreshing, event: .deviceSignIn, error: .signInInProgress),
             Misuse(stage: .handoff, event: .refreshRequested, error: .signInInProgress),
             Misuse(stage: .verifying, event: .refreshRequested, error: .signInInProgress),
         ]
@@ -101,7 +102,12 @@ extension StateMachineTests {
             }
             let generation = m.generation
             let waiting = m.waiting
-            let actions = misuse.event == .signIn ? m.signIn(attempt: 2, waiter: 1) : m.refreshRequested(waiter: 1)
+            let actions: [Script.Machine.Action]
+            switch misuse.event {
+            case .signIn: actions = m.signIn(attempt: 2, waiter: 1)
+            case .deviceSignIn: actions = m.deviceSignIn(waiter: 1)
+            default: actions = m.refreshRequested(waiter: 1)
+            }
             #expect(actions == [.resume([1], .failed(Self.thrown(misuse.error)))])
             #expect(m.stage == misuse.stage)
             #expect(m.generation == generation)

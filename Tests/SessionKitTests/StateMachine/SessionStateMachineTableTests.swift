@@ -118,7 +118,16 @@ extension StateMachineTests {
                 _ = ended.guestSessionEnded()
                 return [("after a guest session ended", ended, nil)]
             case .handoff:
-                return [("signing in from a guest session", Script.makeGuestSigningIn(), .signingInFromGuest)]
+                var deviceRequesting = Script.makeGuestActive()
+                _ = deviceRequesting.deviceSignIn(waiter: 94)
+                var devicePolling = deviceRequesting
+                _ = devicePolling.deviceCodeIssued()
+                if let timer = devicePolling.devicePollTimer { _ = devicePolling.timerFired(timer) }
+                return [
+                    ("signing in from a guest session", Script.makeGuestSigningIn(), .signingInFromGuest),
+                    ("a device sign-in from a guest session", deviceRequesting, .signingInFromGuest),
+                    ("a device sign-in from a guest session, polling", devicePolling, .signingInFromGuest),
+                ]
             case .verifying:
                 var exchanging = Script.makeGuestSigningIn()
                 _ = exchanging.callback()
