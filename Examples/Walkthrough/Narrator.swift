@@ -43,6 +43,8 @@ final class Narrator: Sendable {
             note("event: account merged, \(from) is now \(to)", at: nil)
         case .anonymousUserPromoted(let subject):
             note("event: anonymous user \(subject) promoted", at: nil)
+        case .guestStartedOver(let previous, let subject):
+            note("event: guest \(previous) is gone; the device is now guest \(subject)", at: nil)
         case .providerLogout(let outcome):
             note("event: provider logout \(outcome)", at: nil)
         case .deferredRevocationCompleted:

@@ -14,7 +14,7 @@ struct Scenario: Sendable {
         happyPath, concurrentRefresh, tamperedRefresh, outageSignOut, accountDeletion, deletionRefused, keyRotation, handoffTimeout,
         restoreAfterRelaunch, offlineLaunch, offlineExpired, accessGranted, accessDeclined, accessDeclinedBridged, accessRetryLater,
         accessClosed, credentialImport, importVersion, importPartial, stepUp, deviceSignIn, providerLogout, highAssuranceAction,
-        relaunchMidSignOutOffline, refreshAfter401,
+        relaunchMidSignOutOffline, refreshAfter401, guestThenSignIn,
     ]
 
     static let happyPath = Scenario(name: "happy-path", summary: "sign in → active → refresh → sign out") { env, say in

@@ -6,7 +6,7 @@ import Testing
 /// status, which stream says what, and the shape of the output. No provider needed.
 @Suite(.timeLimit(.minutes(10)))
 struct CommandLineTests {
-    static let scenarioNames = ["happy-path", "concurrent-refresh", "account-deletion", "provider-logout"]
+    static let scenarioNames = ["happy-path", "concurrent-refresh", "account-deletion", "provider-logout", "guest-then-sign-in"]
 
     /// The no-argument run (every scenario) is the test script's determinism step; here two named ones.
     @Test func walkthroughRunsTheNamedScenariosInOrderAndSaysNothingOnStandardError() async throws {
@@ -17,6 +17,18 @@ struct CommandLineTests {
         let headers = run.lines.filter { $0.hasPrefix("== ") }.map { String($0.dropFirst(3).prefix { $0 != ":" }) }
         #expect(headers == ["happy-path", "restore"])
         #expect(run.lines.contains { $0.hasPrefix("t=+") }, "the transitions are timed lines")
+    }
+
+    @Test func theGuestScenarioTellsTheSameStoryOnEveryRun() async throws {
+        let first = try await CommandRun.run("walkthrough", ["guest-then-sign-in"])
+        let second = try await CommandRun.run("walkthrough", ["guest-then-sign-in"])
+
+        #expect(first.status == 0 && first.standardError.isEmpty, "\(first)")
+        #expect(first.standardOutput == second.standardOutput)
+        #expect(first.lines.contains { $0.contains("signedOut → verifying  (guest session requested") })
+        #expect(first.lines.contains { $0.contains("guest key renewed; 20 callers served") })
+        #expect(first.lines.contains { $0.contains("event: anonymous user alice promoted") })
+        #expect(first.lines.contains { $0.contains("bootstrap requests in all: 2") })
     }
 
     @Test func walkthroughListsTheScenariosAsTextAndAsJSON() async throws {

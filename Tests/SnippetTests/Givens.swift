@@ -39,6 +39,9 @@ struct AppAPI {
 /// The app's API.
 let api = AppAPI()
 
+/// Whether the app is in the background (on iOS, `HighAssuranceVault.systemIsInBackground`).
+let appIsInBackground: @Sendable () async -> Bool = { false }
+
 /// A URL the app was opened with.
 let url = URL(string: "com.example.app://oauth/callback?code=c&state=s")!
 

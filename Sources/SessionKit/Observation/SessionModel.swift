@@ -193,7 +193,7 @@ public final class SessionModel {
         case .transition(let transition):
             show(transition.to)
             if SessionModelError.isWorthShowing(transition.reason) { lastError = .session(transition.reason) }
-        case .subjectChanged, .anonymousUserPromoted:
+        case .subjectChanged, .anonymousUserPromoted, .guestStartedOver:
             refreshIdentity()
         case .deleteUserData, .deferredRevocationCompleted, .callbackRefused, .credentialStoreFallback, .credentialStoreLocked,
             .sessionFailed:

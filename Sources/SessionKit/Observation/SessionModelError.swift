@@ -16,14 +16,15 @@ public enum SessionModelError: Error, Sendable, Equatable, CustomStringConvertib
         case .authorizationDenied, .callbackRejected, .exchangeFailed, .verificationFailed, .handoffTimedOut, .presentationFailed,
             .refreshRejected, .storageFailed, .signedOutLocallyOnly, .accountDeletionRefused, .accountDeletionUnavailable,
             .storedSessionNotRestored, .anotherAccountInStore, .sessionExpired, .deviceCodeExpired, .deviceSignInFailed,
-            .internalFailure:
+            .internalFailure, .guestBootstrapFailed:
             true
         case .current, .signInRequested, .callbackReceived, .verified, .refreshed, .refreshedIdentityKept, .handoffCancelled, .tokenDue,
             .refreshRequested,
             .restoring, .nothingStored, .refreshFailedTransiently, .notJournaled, .signOutRequested, .accountDeletionRequested,
             .resumingPendingOperation, .retrying, .revocationConfirmed, .accountDeleted, .revocationDeferred, .restored, .restoredDue,
             .deviceSignInRequested, .deviceCodeIssued, .devicePollDeferred, .deviceSignInApproved, .identifiedByUserInfo,
-            .providerSessionEnded, .shutDown:
+            .providerSessionEnded, .shutDown, .guestSessionRequested, .guestStarted, .guestKeyRenewed, .guestSignOutRequested,
+            .guestSessionEnded:
             false
         case .providerSessionNotEnded:
             // Told through the provider-logout event, which says whether the person chose it.

@@ -23,7 +23,7 @@ enum DisconnectOutcome: Sendable, Equatable {
 /// queue the session's refresh tokens for revocation, wipe, and reset the device credential. A
 /// refresh token the provider already refuses means a disconnect that completed before a relaunch:
 /// nothing is left to disconnect, so the wipe follows. Failures are classified with
-/// ``ProviderError/disposition(in:)`` for ``ProviderOperation/disconnect``.
+/// `ProviderError.disposition(in:)` for `ProviderOperation.disconnect`.
 struct DisconnectProcedure<Tokens: ProcedureTokens> {
     /// The next thing the owner must do.
     enum Step {

@@ -24,7 +24,7 @@ enum SignOutOutcome: Sendable, Equatable {
 /// The first revocation that does not confirm ends the revoking: a failure that may pass leaves
 /// everything in place for the retry; a permanent refusal or a provider without a revocation
 /// endpoint wipes anyway and says so. Failures are classified with
-/// ``ProviderError/disposition(in:)`` for ``ProviderOperation/revocation``.
+/// `ProviderError.disposition(in:)` for `ProviderOperation.revocation`.
 struct SignOutProcedure {
     /// One token to revoke, with its RFC 7009 `token_type_hint`.
     struct Revocation: Sendable, Equatable {

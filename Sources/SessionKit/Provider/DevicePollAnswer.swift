@@ -1,5 +1,5 @@
 /// One answer of the token endpoint to a device code poll (RFC 8628 §3.5), classified for
-/// ``DevicePollPlanner``.
+/// `DevicePollPlanner`.
 package enum DevicePollAnswer: Sendable, Equatable {
     /// The person approved: the token response (its id_token not yet verified).
     case tokens(TokenResponse)

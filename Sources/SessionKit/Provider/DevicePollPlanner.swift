@@ -1,7 +1,7 @@
 /// Decides, poll by poll, how a device authorization grant (RFC 8628 §3.4, §3.5) goes on: a pure
 /// value with no clock and no I/O.
 ///
-/// The owner waits on its injected clock for the duration a ``DevicePollStep/poll(after:)`` step
+/// The owner waits on its injected clock for the duration a `DevicePollStep.poll(after:)` step
 /// names, polls with ``ProviderClient/pollDeviceToken(_:)``, and feeds the answer back with the
 /// time elapsed since the device authorization response arrived:
 ///

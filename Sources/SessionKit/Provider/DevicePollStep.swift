@@ -1,4 +1,4 @@
-/// What to do next while signing in with a device code, as ``DevicePollPlanner`` decides it.
+/// What to do next while signing in with a device code, as `DevicePollPlanner` decides it.
 package enum DevicePollStep: Sendable, Equatable {
     /// Wait this long on the injected clock, then poll the token endpoint again.
     case poll(after: Duration)

@@ -23,7 +23,7 @@ extension ProviderClient {
     }
 
     /// Polls the token endpoint once for the device code (RFC 8628 §3.4). Feed the outcome to
-    /// ``DevicePollPlanner/next(after:elapsed:)`` through ``DevicePollAnswer/init(_:)``: while the
+    /// `DevicePollPlanner.next(after:elapsed:)` through `DevicePollAnswer.init(_:)`: while the
     /// person has not decided, the provider answers `authorization_pending` or `slow_down`.
     public func pollDeviceToken(_ authorization: DeviceAuthorization) async throws(ProviderError) -> TokenResponse {
         try await tokenRequest([

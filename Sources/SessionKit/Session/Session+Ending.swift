@@ -24,7 +24,9 @@ extension Session {
                 step = procedure.revoked(answer)
             case .wipe:
                 let wipe = procedure
-                step = procedure.wiped(await update { wipe.wipe(&$0) })
+                let wiped = await update { wipe.wipe(&$0) }
+                if case .success = wiped { await removeHighAssuranceItem() }
+                step = procedure.wiped(wiped)
             case .finish(let outcome):
                 return finishSignOut(outcome, generation: generation, attempt: attempt)
             }
@@ -123,7 +125,12 @@ extension Session {
                 }
                 step = procedure.disconnectAnswered(answer)
             case .wipe:
-                step = procedure.wiped(await update { $0.wipeAfterDeletion() })
+                let wiped = await update { $0.wipeAfterDeletion() }
+                if case .success = wiped {
+                    await removeHighAssuranceItem()
+                    await resetGuestCredential()
+                }
+                step = procedure.wiped(wiped)
             case .resetDeviceCredential:
                 try? await deviceKeys?.reset()
                 revocationsQueued()

@@ -88,6 +88,20 @@ extension Session {
                 return core.refresh
             }
             if let refresh { owner.cancel(refresh) }
+        case .bootstrapGuest(let generation):
+            owner.spawn {
+                await self.inBackgroundTask("SessionKit guest bootstrap") { await self.runGuestBootstrap(generation: generation) }
+            }
+        case .renewGuestKey(let order):
+            // Like a refresh's: a sign-out cancels it, and the machine drops what it reports.
+            let child = owner.spawn(cancellable: true) {
+                await self.inBackgroundTask("SessionKit guest renewal") { await self.runGuestRenewal(order) }
+            }
+            core.withLock { $0.refresh = child }
+        case .resetGuestCredential:
+            owner.spawn { await self.resetGuestCredential() }
+        case .endGuestSession(let generation):
+            owner.spawn { await self.runEndGuestSession(generation: generation) }
         case .discardLateTokens(let tokens):
             owner.spawn { await self.discardLate(tokens) }
         case .revoke(let generation, let attempt):

@@ -247,6 +247,11 @@ public final class Session: Sendable {
     /// The callback arrives either from the presenter or through ``handle(_:)``. Cancelling the
     /// calling task cancels the handoff. The request carries the configuration's
     /// ``SessionConfiguration/authorizationOptions``.
+    ///
+    /// From a guest session (``startGuestSession()``) the sign-in goes through the same stages
+    /// while the guest's key is still handed out; once the signed-in identity is verified the guest
+    /// credential is reset (and ``SessionEvent/anonymousUserPromoted(subject:)`` says so when the
+    /// id_token carries `previously_anonymous`); a sign-in that fails returns to the guest session.
     @discardableResult
     public func signIn() async throws(SessionError) -> SessionIdentity {
         try await signIn(options: .empty)
@@ -413,16 +418,21 @@ public final class Session: Sendable {
     // MARK: - Ending
 
     /// Signs out, server first: revokes the refresh token at the provider (retrying transient
-    /// failures), then wipes local credentials. No token is handed out meanwhile. The intent is
+    /// failures), then wipes local credentials and removes the high-assurance item
+    /// (``SessionConfiguration/highAssurance``). No token is handed out meanwhile. The intent is
     /// journaled, so a relaunch resumes it in ``restore()``.
+    ///
+    /// A guest session has nothing to revoke: its sign-out sends nothing to the provider and wipes
+    /// the guest credential, the guest's key and the high-assurance item.
     public func signOut() async throws(SessionError) {
         let result = await suspend { machine, id, waiter in machine.signOut(id: id, waiter: waiter) }
         if case .failed(let error) = result { throw error }
     }
 
     /// Deletes the account's connection, server first: disconnects the app at the provider, then
-    /// revokes, wipes credentials, resets the device credential and emits
-    /// ``SessionEvent/deleteUserData(subject:)``. A 401/403 keeps the credentials and throws
+    /// revokes, wipes credentials, resets the device credential, removes the high-assurance item and
+    /// any guest credential, and emits ``SessionEvent/deleteUserData(subject:)``. A guest session
+    /// is ended as by ``signOut()``, then the event is emitted. A 401/403 keeps the credentials and throws
     /// ``SessionError/accountDeletionRefused(status:)``.
     public func deleteAccount() async throws(SessionError) {
         let result = await suspend { machine, id, waiter in machine.deleteAccount(id: id, waiter: waiter) }

@@ -58,6 +58,14 @@ public struct SessionConfiguration: Sendable {
     /// the app retries once the device is unlocked; either way the app is told through
     /// ``SessionEvent/credentialStoreLocked``.
     public var protectedData: (any ProtectedDataAvailability)?
+    /// The display name a guest bootstrap sends for this device, when the provider profile takes one.
+    public var guestDeviceName: String?
+    /// How long a guest key whose bootstrap answer has no `expires_in` is taken to last.
+    public var guestKeyFallbackLifetime: Duration = .seconds(300)
+    /// The high-assurance token's vault, when the app keeps one: ``Session/signOut()`` and
+    /// ``Session/deleteAccount()`` remove its item at the point they wipe the credentials (after
+    /// the provider confirmed, or was found unable to be told), and a guest session's end does too.
+    public var highAssurance: HighAssuranceVault?
 
     /// Creates a configuration with the defaults above.
     public init(provider: ProviderConfiguration) {

@@ -56,6 +56,16 @@ extension SessionError {
             .system
         case .shutDown:
             .misuse
+        case .guestBootstrapFailed(let error):
+            switch error {
+            case .unavailable, .transport: error.isTransient ? .transient : .cancelled
+            case .storage(.locked): .transient
+            case .storage: .storage
+            case .cancelled: .cancelled
+            case .notConfigured: .unsupported
+            // The guest's key is gone and the session ended: start a new guest session or sign in.
+            case .invalidDeviceSecret, .rejected, .malformedResponse: .signInRequired
+            }
         }
     }
 
@@ -97,6 +107,23 @@ extension SessionError {
         case .anotherAccountInStore: "another_account_in_store"
         case .sessionFailed: "session_failed"
         case .shutDown: "shut_down"
+        case .guestBootstrapFailed(let error): "guest_bootstrap_failed.\(Self.code(of: error))"
+        }
+    }
+}
+
+extension SessionError {
+    /// The stable part of a guest bootstrap error's code.
+    fileprivate static func code(of error: AnonymousBootstrapError) -> String {
+        switch error {
+        case .notConfigured: "not_configured"
+        case .invalidDeviceSecret: "invalid_device_secret"
+        case .rejected(let status, _): "http_\(status)"
+        case .unavailable(let status, _): "http_\(status)"
+        case .malformedResponse: "malformed_response"
+        case .transport: "transport"
+        case .storage(let error): "storage.\(error.code)"
+        case .cancelled: "cancelled"
         }
     }
 }
@@ -109,6 +136,7 @@ extension SessionError: CustomStringConvertible {
             .storedSessionForeign(let detail):
             "\(code): \(detail)"
         case .provider(let error): "\(code): \(error.summary)"
+        case .guestBootstrapFailed(let error): "\(code): \(error)"
         case .accountDeletionRefused(let status): "\(code): HTTP \(status)"
         case .storage(let error): "\(code): \(error)"
         case .invalidRequestOptions(let error): "\(code): \(error)"

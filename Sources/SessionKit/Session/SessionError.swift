@@ -61,4 +61,9 @@ public enum SessionError: Error, Sendable, Equatable {
     case sessionFailed
     /// The session was shut down (`Session.shutdown()`); make a new one to go on.
     case shutDown
+    /// A guest session's bootstrap (its start, or the renewal of its key) gave no access key:
+    /// the provider refused the device secret also after one fresh bootstrap
+    /// (``AnonymousBootstrapError/invalidDeviceSecret``), refused the request, was unavailable, or
+    /// the guest credential could not be kept.
+    case guestBootstrapFailed(AnonymousBootstrapError)
 }

@@ -15,6 +15,9 @@ public struct SessionIdentity: Sendable, Hashable {
     public var linkedSubjects: [String]
     /// Whether the account is anonymous.
     public var isAnonymous: Bool
+    /// `previously_anonymous`: the id_token says this account was a guest's before this sign-in
+    /// (what makes a sign-in from a guest session a promotion).
+    public var wasPreviouslyAnonymous: Bool
     /// The standard claims (`name`, `email`, …), `auth_time`, `acr`, `amr` and every custom claim
     /// of the last verified id_token; replaced when a refresh brings a new one.
     public var claims: IdentityClaims
@@ -28,6 +31,9 @@ public struct SessionIdentity: Sendable, Hashable {
         /// The UserInfo answer to the access token of a device sign-in whose token response carried
         /// no id_token, accepted only when `SessionConfiguration.requireIDTokenForDeviceSignIn` is off.
         case userInfo
+        /// A guest session's device bootstrap: the provider's answer names an anonymous user; there
+        /// is no id_token.
+        case deviceBootstrap
     }
 
     init(claims: IDTokenClaims) {
@@ -37,6 +43,7 @@ public struct SessionIdentity: Sendable, Hashable {
         self.effectiveSubject = claims.effectiveSubject
         self.linkedSubjects = claims.linkedSubjects
         self.isAnonymous = claims.anonymous ?? false
+        self.wasPreviouslyAnonymous = claims.previouslyAnonymous ?? false
         self.claims = IdentityClaims(claims)
         self.source = .idToken
     }
@@ -49,6 +56,7 @@ public struct SessionIdentity: Sendable, Hashable {
         self.effectiveSubject = userInfo.subject
         self.linkedSubjects = []
         self.isAnonymous = false
+        self.wasPreviouslyAnonymous = false
         self.claims = IdentityClaims(userInfo)
         self.source = .userInfo
     }
@@ -60,8 +68,22 @@ public struct SessionIdentity: Sendable, Hashable {
         self.effectiveSubject = stored.canonicalSubject ?? stored.subject
         self.linkedSubjects = stored.linkedSubjects ?? []
         self.isAnonymous = stored.isAnonymous ?? false
+        self.wasPreviouslyAnonymous = false
         self.claims = stored.claims ?? IdentityClaims()
-        self.source = stored.identityFromUserInfo == true ? .userInfo : .idToken
+        self.source = stored.isGuest == true ? .deviceBootstrap : stored.identityFromUserInfo == true ? .userInfo : .idToken
+    }
+
+    /// The anonymous user a guest bootstrap answered with.
+    init(guest user: AnonymousBootstrapResponse.User, issuer: String, clientID: String) {
+        self.issuer = issuer
+        self.subject = user.id
+        self.audience = [clientID]
+        self.effectiveSubject = user.id
+        self.linkedSubjects = []
+        self.isAnonymous = true
+        self.wasPreviouslyAnonymous = false
+        self.claims = IdentityClaims()
+        self.source = .deviceBootstrap
     }
 }
 
@@ -86,8 +108,11 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
     var subject: String { identity.effectiveSubject }
     var linkedSubjects: [String] { identity.linkedSubjects }
     var isAnonymous: Bool { identity.isAnonymous }
-    var canRefresh: Bool { refreshToken != nil }
+    /// A guest's key is renewed by bootstrapping again, so it has a way to refresh too.
+    var canRefresh: Bool { refreshToken != nil || isGuest }
     var isVerifiedByIDToken: Bool { identity.source == .idToken }
+    var isGuest: Bool { identity.source == .deviceBootstrap }
+    var wasPreviouslyAnonymous: Bool { identity.wasPreviouslyAnonymous }
 
     fileprivate init(
         accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret?, idToken: Secret?, identity: SessionIdentity,
@@ -110,7 +135,8 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
             issuer: identity.issuer, subject: identity.subject, audience: identity.audience, rotation: rotation,
             canonicalSubject: identity.effectiveSubject == identity.subject ? nil : identity.effectiveSubject,
             linkedSubjects: identity.linkedSubjects.isEmpty ? nil : identity.linkedSubjects, isAnonymous: identity.isAnonymous ? true : nil,
-            claims: identity.claims, identityFromUserInfo: identity.source == .userInfo ? true : nil)
+            claims: identity.claims, identityFromUserInfo: identity.source == .userInfo ? true : nil,
+            isGuest: identity.source == .deviceBootstrap ? true : nil)
     }
 }
 
@@ -232,6 +258,15 @@ struct TokenVerifier: Sendable {
         return VerifiedTokens(
             accessToken: accessToken, accessTokenExpiresAt: expiresAt, refreshToken: stored.refreshToken, idToken: stored.idToken,
             identity: SessionIdentity(stored: stored), rotation: stored.rotation)
+    }
+
+    /// A guest bootstrap's key, as the session holds it: the provider's answer is the only voucher
+    /// (no id_token comes with it), and the key is renewed by bootstrapping again.
+    func acceptGuest(_ guest: GuestTokens, rotation: UInt64) -> VerifiedTokens {
+        VerifiedTokens(
+            accessToken: guest.accessToken.secret, accessTokenExpiresAt: guest.accessToken.expiresAt, refreshToken: nil, idToken: nil,
+            identity: SessionIdentity(guest: guest.user, issuer: configuration.issuer, clientID: configuration.clientID),
+            rotation: rotation)
     }
 
     /// The tokens a stored session was verified as, for a cold launch that signs in from the store.

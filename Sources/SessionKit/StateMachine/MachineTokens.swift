@@ -19,6 +19,11 @@ protocol MachineTokens: Sendable {
     /// Whether a refresh that produced this set brought a new, verified id_token; `false` when the
     /// provider sent none and the identity was kept from the session before.
     var carriesNewIDToken: Bool { get }
+    /// Whether this is a guest session's key: issued by a device bootstrap, renewed by
+    /// bootstrapping again with the stored device secret (``canRefresh`` is `true` for it).
+    var isGuest: Bool { get }
+    /// Whether the id_token says the user was anonymous before this sign-in (`previously_anonymous`).
+    var wasPreviouslyAnonymous: Bool { get }
 }
 
 extension MachineTokens {
@@ -32,4 +37,8 @@ extension MachineTokens {
     var isVerifiedByIDToken: Bool { true }
     /// A new id_token came unless the token set says otherwise.
     var carriesNewIDToken: Bool { true }
+    /// Not a guest's key unless the token set says so.
+    var isGuest: Bool { false }
+    /// Not previously anonymous unless the token set says so.
+    var wasPreviouslyAnonymous: Bool { false }
 }

@@ -1,6 +1,6 @@
 /// The part of a session's life a transition belongs to: each has a stage diagram of its own.
 ///
-/// Every (stage, input) pair of ``SessionTransitionTable`` has exactly one concern, given by
+/// Every (stage, input) pair of `SessionTransitionTable` has exactly one concern, given by
 /// ``of(_:in:)``. The switch over the inputs has no `default`, so a new input does not compile
 /// until it is given a concern; a new row for an existing input gets its concern from the input.
 package enum SessionConcern: String, Sendable, Hashable, CaseIterable {
@@ -12,6 +12,8 @@ package enum SessionConcern: String, Sendable, Hashable, CaseIterable {
     case ending
     /// A launch loading the store.
     case restore
+    /// A guest session: its bootstrap, its renewal, its sign-in and its local end.
+    case guest
 
     /// The concern of `input` in `stage`.
     ///
@@ -29,6 +31,8 @@ package enum SessionConcern: String, Sendable, Hashable, CaseIterable {
             .ending
         case .restoreLoaded:
             .restore
+        case .startGuestSession, .guestBootstrapped, .guestBootstrapFailed, .guestSessionEnded:
+            .guest
         case .presenterEnded, .handoffTimeout, .retryTimerFired, .callerCancelled:
             of(stage)
         }
@@ -50,6 +54,7 @@ package enum SessionConcern: String, Sendable, Hashable, CaseIterable {
         case .refresh: "Keeping the session fresh"
         case .ending: "Ending it"
         case .restore: "Restoring at launch"
+        case .guest: "Guest sessions"
         }
     }
 }

@@ -30,6 +30,10 @@ public enum SessionEvent: Sendable, Hashable {
     case subjectChanged(from: String, to: String, absorbed: [String])
     /// An anonymous user was promoted to a full account.
     case anonymousUserPromoted(subject: String)
+    /// A guest session's stored device secret was refused and the device bootstrapped afresh:
+    /// the provider made a new anonymous user, so what the app kept for `previousSubject` is not
+    /// `subject`'s.
+    case guestStartedOver(previousSubject: String, subject: String)
     /// A refresh token from an earlier session was revoked in the background.
     case deferredRevocationCompleted
     /// Sign-out asked the provider to end its browser session too; this is how that went. Never

@@ -11,17 +11,24 @@ import Foundation
 ///     └──── confirmed ──── disconnecting ◀── deleteAccount() ── active/refreshing
 /// ```
 ///
-/// The full transition table is ``SessionTransitionTable``; `Diagrams/stages.mmd` is generated from it.
+/// A guest session lives in the same stages: `startGuestSession()` goes from `signedOut` through
+/// `verifying` (the device bootstrap) to `active`; its key is renewed in `refreshing`; a sign-in from
+/// it returns to it from `handoff` or `verifying` when it fails; its sign-out waits in `revoking`
+/// (its deletion in `disconnecting`) for the local wipe only.
+///
+/// The full transition table is `SessionTransitionTable`; `Diagrams/stages.mmd` is generated from it.
 public enum SessionStage: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
-    /// No session. The app may call `signIn()` or `restore()`.
+    /// No session. The app may call `signIn()`, `startGuestSession()` or `restore()`.
     case signedOut
     /// The person is at the identity provider; the session waits for the callback URL.
     case handoff
-    /// The authorization code is being exchanged and the id_token verified.
+    /// The authorization code is being exchanged and the id_token verified, or a guest session's
+    /// first device bootstrap is in flight.
     case verifying
     /// A verified session; access tokens are handed out.
     case active
-    /// A refresh is in flight; callers asking for a token wait for its verified result.
+    /// A refresh (for a guest session, a renewal of its key) is in flight; callers asking for a
+    /// token wait for its verified result.
     case refreshing
     /// Sign-out: the refresh token is being revoked at the provider before the local wipe.
     case revoking

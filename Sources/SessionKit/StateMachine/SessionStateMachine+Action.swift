@@ -47,6 +47,18 @@ extension SessionStateMachine {
         /// there, and queue their refresh token for revocation.
         case discardLateTokens(Tokens)
 
+        // Guest sessions.
+        /// Bootstrap a guest (the stored device secret, if any), store its key, report back.
+        case bootstrapGuest(generation: UInt64)
+        /// Renew a guest session's key: one bootstrap with the stored secret (one attempt),
+        /// reported back like a refresh.
+        case renewGuestKey(RefreshOrder)
+        /// A sign-in from a guest session was verified: forget the guest credential.
+        case resetGuestCredential
+        /// End a guest session locally: wipe its key, its device credential and the
+        /// high-assurance item; nothing goes to the provider.
+        case endGuestSession(generation: UInt64)
+
         // Ending.
         /// Journal the sign-out, revoke at the provider, then wipe (one attempt).
         case revoke(generation: UInt64, attempt: Int)

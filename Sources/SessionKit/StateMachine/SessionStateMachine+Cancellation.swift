@@ -67,7 +67,7 @@ extension SessionStateMachine {
             state = .modifying
             refreshing.retryTimer = nil
             state = .refreshing(refreshing)
-            return [.refresh(RefreshOrder(generation: generation, attempt: refreshing.attempt, previous: refreshing.previous))]
+            return [renewal(RefreshOrder(generation: generation, attempt: refreshing.attempt, previous: refreshing.previous))]
         case .revoking(let operation) where operation.logout != nil:
             guard let logout = operation.logout, logout.timer == id else { return [] }
             return finishProviderLogout(operation, logout: logout, outcome: .timedOut)

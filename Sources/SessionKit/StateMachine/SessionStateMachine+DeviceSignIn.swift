@@ -9,6 +9,12 @@ extension SessionStateMachine {
             return beginDeviceHandoff(id: id, waiter: waiter)
         case .revoking(let operation):
             return leaveRevokingForSignIn(operation) + beginDeviceHandoff(id: id, waiter: waiter)
+        case .active(let active) where active.tokens.isGuest:
+            // Signing in from a guest session: the guest is kept until the sign-in is verified.
+            return beginDeviceHandoff(id: id, waiter: waiter, from: .active, guest: active.tokens)
+        case .refreshing(let refreshing) where refreshing.previous?.isGuest == true:
+            // The guest's key is being renewed; a sign-in may start once it is active again.
+            return [.resume([waiter], .failed(.signInInProgress))]
         case .handoff, .verifying:
             return [.resume([waiter], .failed(.signInInProgress))]
         case .active, .refreshing:
@@ -20,13 +26,15 @@ extension SessionStateMachine {
         }
     }
 
-    private mutating func beginDeviceHandoff(id: WaiterID, waiter: Waiter) -> [Action] {
+    private mutating func beginDeviceHandoff(
+        id: WaiterID, waiter: Waiter, from: SessionStage = .signedOut, guest: Tokens? = nil
+    ) -> [Action] {
         generation += 1
         // The handoff timeout covers the code request; once the code is shown, `expires_in` rules.
         let timer = makeTimer()
-        state = .handoff(Handoff(payload: .device(.requestingCode), timer: timer, waiters: WaiterList(id, waiter)))
+        state = .handoff(Handoff(payload: .device(.requestingCode), timer: timer, waiters: WaiterList(id, waiter), guest: guest))
         return [
-            .transition(from: .signedOut, to: .handoff, reason: .deviceSignInRequested),
+            .transition(from: from, to: .handoff, reason: .deviceSignInRequested),
             .requestDeviceCode(generation: generation),
             .startTimer(timer, after: configuration.handoffTimeout),
         ]
@@ -99,7 +107,7 @@ extension SessionStateMachine {
             actions.append(.startTimer(handoff.timer, after: wait))
             return actions
         case .finished(let response):
-            state = .verifying(Verifying(attempt: nil, waiters: handoff.waiters))
+            state = .verifying(Verifying(attempt: nil, waiters: handoff.waiters, guest: handoff.guest))
             return [
                 .cancelPresenter,
                 .transition(from: .handoff, to: .verifying, reason: .deviceSignInApproved),

@@ -4,6 +4,37 @@ extension SessionStateMachine {
     /// The app called `signOut()`.
     mutating func signOut(id: WaiterID, waiter: Waiter) -> [Action] {
         switch state {
+        case .active(let active) where active.tokens.isGuest:
+            return endGuest(active.tokens, to: .revoking, from: .active, id: id, waiter: waiter, first: [])
+        case .refreshing(let refreshing) where refreshing.previous?.isGuest == true:
+            guard let guest = refreshing.previous else {
+                return inconsistency("a guest renewal without the guest's key", resuming: [waiter])
+            }
+            return endGuest(
+                guest, to: .revoking, from: .refreshing, id: id, waiter: waiter, first: abandon(refreshing, error: .signOutInProgress))
+        case .handoff(let handoff) where handoff.guest != nil:
+            // The sign-in is cancelled, back to the guest session, which is then signed out.
+            return endHandoff(handoff, reason: .handoffCancelled, error: .cancelled) + signOut(id: id, waiter: waiter)
+        case .verifying(let verifying) where verifying.guest != nil:
+            guard let guest = verifying.guest else { return inconsistency("a sign-in from a guest without the guest", resuming: [waiter]) }
+            // The exchange in flight becomes stale; its tokens are discarded and revoked when they arrive.
+            generation += 1
+            state = .active(Active(tokens: guest))
+            return [
+                .transition(from: .verifying, to: .active, reason: .handoffCancelled),
+                .resume(verifying.waiters.ordered, .failed(.cancelled)),
+            ] + signOut(id: id, waiter: waiter)
+        case .verifying(let verifying) where verifying.bootstrapsGuest:
+            // The bootstrap in flight becomes stale (it writes nothing more, and its key is
+            // discarded when it arrives); the device credential goes, as at any guest's sign-out.
+            generation += 1
+            state = .signedOut
+            return [
+                .transition(from: .verifying, to: .signedOut, reason: .guestSignOutRequested),
+                .resetGuestCredential,
+                .resume(verifying.waiters.ordered, .failed(.cancelled)),
+                .resume([waiter], .done),
+            ]
         case .active(let active):
             return beginServerOperation(.revoking, from: .active, tokens: active.tokens, id: id, waiter: waiter, first: [])
         case .refreshing(let refreshing):
@@ -39,6 +70,16 @@ extension SessionStateMachine {
     /// The app called `deleteAccount()`.
     mutating func deleteAccount(id: WaiterID, waiter: Waiter) -> [Action] {
         switch state {
+        case .active(let active) where active.tokens.isGuest:
+            // A guest has no account connection at the provider: deleting it ends it locally.
+            return endGuest(active.tokens, to: .disconnecting, from: .active, id: id, waiter: waiter, first: [])
+        case .refreshing(let refreshing) where refreshing.previous?.isGuest == true:
+            guard let guest = refreshing.previous else {
+                return inconsistency("a guest renewal without the guest's key", resuming: [waiter])
+            }
+            return endGuest(
+                guest, to: .disconnecting, from: .refreshing, id: id, waiter: waiter,
+                first: abandon(refreshing, error: .accountDeletionInProgress))
         case .active(let active):
             return beginServerOperation(.disconnecting, from: .active, tokens: active.tokens, id: id, waiter: waiter, first: [])
         case .refreshing(let refreshing):
@@ -60,7 +101,7 @@ extension SessionStateMachine {
     }
 
     /// The refresh in flight is given up for a server-first operation: its callers are told why.
-    private func abandon(_ refreshing: Refreshing, error: SessionError) -> [Action] {
+    func abandon(_ refreshing: Refreshing, error: SessionError) -> [Action] {
         [.cancelRefresh, .resume(refreshing.waiters.ordered, .failed(error))] + (refreshing.retryTimer.map { [.cancelTimer($0)] } ?? [])
     }
 
@@ -91,7 +132,7 @@ extension SessionStateMachine {
     mutating func serverOperationConfirmed(
         generation: UInt64, subject: String?, endSession: EndSessionPlan = .notRequested
     ) -> [Action] {
-        guard generation == self.generation else { return [] }
+        guard generation == self.generation, !endsGuest else { return [] }
         switch state {
         case .revoking(let operation):
             guard operation.logout == nil else {
@@ -121,7 +162,7 @@ extension SessionStateMachine {
     mutating func serverOperationFailed(
         _ failure: ServerOperationFailure, generation: UInt64, endSession: EndSessionPlan = .notRequested
     ) -> [Action] {
-        guard generation == self.generation else { return [] }
+        guard generation == self.generation, !endsGuest else { return [] }
         switch state {
         case .revoking(let operation) where operation.logout != nil:
             // Revoked and wiped already: only the provider logout is left, and it ends on its own inputs.
@@ -160,6 +201,15 @@ extension SessionStateMachine {
             return []
         case .modifying, .stopped:
             return outOfService()
+        }
+    }
+
+    /// Whether the stage ends a guest session, which asks the provider nothing: a server's answer
+    /// cannot be this stage's.
+    private var endsGuest: Bool {
+        switch state {
+        case .revoking(let operation), .disconnecting(let operation): operation.tokens?.isGuest == true
+        default: false
         }
     }
 

@@ -53,7 +53,7 @@ extension SessionStateMachine {
             return [
                 .transition(from: .signedOut, to: .refreshing, reason: .restoredDue(subject: tokens.subject, inSeconds: remaining)),
                 .resume([waiter], .restored(.refreshing)),
-                .refresh(RefreshOrder(generation: generation, attempt: 1, previous: tokens)),
+                renewal(RefreshOrder(generation: generation, attempt: 1, previous: tokens)),
             ]
         case .incompleteSession:
             generation += 1

@@ -8,6 +8,12 @@ extension SessionStateMachine {
             return beginHandoff(attempt, id: id, waiter: waiter)
         case .revoking(let operation):
             return leaveRevokingForSignIn(operation) + beginHandoff(attempt, id: id, waiter: waiter)
+        case .active(let active) where active.tokens.isGuest:
+            // Signing in from a guest session: the guest is kept until the sign-in is verified.
+            return beginHandoff(attempt, id: id, waiter: waiter, from: .active, guest: active.tokens)
+        case .refreshing(let refreshing) where refreshing.previous?.isGuest == true:
+            // The guest's key is being renewed; a sign-in may start once it is active again.
+            return [.resume([waiter], .failed(.signInInProgress))]
         case .handoff, .verifying:
             return [.resume([waiter], .failed(.signInInProgress))]
         case .active, .refreshing:
@@ -19,12 +25,14 @@ extension SessionStateMachine {
         }
     }
 
-    private mutating func beginHandoff(_ attempt: SignInAttempt, id: WaiterID, waiter: Waiter) -> [Action] {
+    private mutating func beginHandoff(
+        _ attempt: SignInAttempt, id: WaiterID, waiter: Waiter, from: SessionStage = .signedOut, guest: Tokens? = nil
+    ) -> [Action] {
         generation += 1
         let timer = makeTimer()
-        state = .handoff(Handoff(attempt: attempt, timer: timer, waiters: WaiterList(id, waiter)))
+        state = .handoff(Handoff(attempt: attempt, timer: timer, waiters: WaiterList(id, waiter), guest: guest))
         return [
-            .transition(from: .signedOut, to: .handoff, reason: .signInRequested),
+            .transition(from: from, to: .handoff, reason: .signInRequested),
             .present(attempt, generation: generation),
             .startTimer(timer, after: configuration.handoffTimeout),
         ]
@@ -65,7 +73,7 @@ extension SessionStateMachine {
         }
         var answered = attempt
         answered.redirectURI = callback.redirectURI
-        state = .verifying(Verifying(attempt: answered, waiters: handoff.waiters))
+        state = .verifying(Verifying(attempt: answered, waiters: handoff.waiters, guest: handoff.guest))
         return (
             true,
             [
@@ -98,28 +106,36 @@ extension SessionStateMachine {
 
     /// The code exchange returned verified tokens (already stored).
     mutating func exchangeSucceeded(_ tokens: Tokens, generation: UInt64) -> [Action] {
-        guard generation == self.generation, case .verifying(let verifying) = state else {
+        guard generation == self.generation, case .verifying(let verifying) = state, !verifying.bootstrapsGuest else {
             return [.discardLateTokens(tokens)]
         }
         state = .active(Active(tokens: tokens))
         let reason: TransitionReason =
             tokens.isVerifiedByIDToken ? .verified(subject: tokens.subject) : .identifiedByUserInfo(subject: tokens.subject)
-        return [
-            .transition(from: .verifying, to: .active, reason: reason),
-            .resume(verifying.waiters.ordered, .tokens(tokens)),
-        ]
+        var actions: [Action] = [.transition(from: .verifying, to: .active, reason: reason)]
+        if verifying.guest != nil {
+            // The provider's claims say whether the guest became this account; the guest
+            // credential goes only now that the signed-in identity is verified.
+            if tokens.wasPreviouslyAnonymous && !tokens.isAnonymous {
+                actions.append(.emit(.anonymousUserPromoted(subject: tokens.subject)))
+            }
+            actions.append(.resetGuestCredential)
+        }
+        actions.append(.resume(verifying.waiters.ordered, .tokens(tokens)))
+        return actions
     }
 
     /// The code exchange or its verification failed.
     mutating func exchangeFailed(_ error: SessionError, generation: UInt64) -> [Action] {
-        guard generation == self.generation, case .verifying(let verifying) = state else {
+        guard generation == self.generation, case .verifying(let verifying) = state, !verifying.bootstrapsGuest else {
             // The sign-in was already abandoned; nothing was stored for it.
             return []
         }
         self.generation += 1
-        state = .signedOut
+        // A sign-in from a guest session that failed leaves the guest session as it was.
+        state = verifying.guest.map { .active(Active(tokens: $0)) } ?? .signedOut
         return [
-            .transition(from: .verifying, to: .signedOut, reason: Self.reason(for: error)),
+            .transition(from: .verifying, to: stage, reason: Self.reason(for: error)),
             .resume(verifying.waiters.ordered, .failed(error)),
         ]
     }

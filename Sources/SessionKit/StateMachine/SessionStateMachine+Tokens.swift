@@ -48,7 +48,7 @@ extension SessionStateMachine {
             let reason: TransitionReason = force ? .refreshRequested : .tokenDue(inSeconds: remaining, callers: 1)
             return [
                 .transition(from: .active, to: .refreshing, reason: reason),
-                .refresh(RefreshOrder(generation: generation, attempt: 1, previous: active.tokens)),
+                renewal(RefreshOrder(generation: generation, attempt: 1, previous: active.tokens)),
             ]
         case .refreshing(var refreshing):
             if force {
@@ -65,6 +65,10 @@ extension SessionStateMachine {
             }
             _ = joinRefresh(id: id, waiter: waiter, now: now)
             return []
+        case .handoff(let handoff) where handoff.guest != nil:
+            return guestTokenDuringSignIn(handoff.guest, waiter: waiter, now: now, force: force)
+        case .verifying(let verifying) where verifying.guest != nil:
+            return guestTokenDuringSignIn(verifying.guest, waiter: waiter, now: now, force: force)
         case .signedOut, .handoff, .verifying:
             return [.resume([waiter], .failed(.notSignedIn))]
         case .revoking:
@@ -74,6 +78,15 @@ extension SessionStateMachine {
         case .modifying, .stopped:
             return outOfService(waiter: waiter)
         }
+    }
+
+    /// While a guest signs in, the guest session still serves the app: its key is handed out
+    /// until it expires (it is not renewed meanwhile; a failed sign-in returns to it).
+    private func guestTokenDuringSignIn(_ guest: Tokens?, waiter: Waiter, now: Date, force: Bool) -> [Action] {
+        guard let guest, !force, !configuration.timing.isExpired(expiresAt: guest.accessTokenExpiresAt, now: now) else {
+            return [.resume([waiter], .failed(.signInInProgress))]
+        }
+        return [.resume([waiter], .tokens(guest))]
     }
 
     /// A session the provider issued no refresh token for lasts as long as its access token: it is
@@ -117,7 +130,12 @@ extension SessionStateMachine {
         }
         state = .active(Active(tokens: tokens))
         var actions: [Action] = []
-        if let previous = refreshing.previous {
+        if let previous = refreshing.previous, previous.isGuest {
+            // A guest's renewal that had to bootstrap afresh made a new anonymous user: not a merge.
+            if previous.subject != tokens.subject {
+                actions.append(.emit(.guestStartedOver(previousSubject: previous.subject, subject: tokens.subject)))
+            }
+        } else if let previous = refreshing.previous {
             // Account identity is the provider's word, told as events, never guessed.
             if previous.subject != tokens.subject {
                 actions.append(.emit(.subjectChanged(from: previous.subject, to: tokens.subject, absorbed: tokens.linkedSubjects)))
@@ -129,6 +147,8 @@ extension SessionStateMachine {
         let reason: TransitionReason =
             if refreshing.previous == nil {
                 .verified(subject: tokens.subject)
+            } else if let previous = refreshing.previous, previous.isGuest {
+                .guestKeyRenewed(callers: refreshing.waiters.count, startedOver: previous.subject != tokens.subject)
             } else if tokens.carriesNewIDToken {
                 .refreshed(callers: refreshing.waiters.count)
             } else {

@@ -24,12 +24,18 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         /// The handoff timeout, or for a device sign-in that is polling, the poll timer.
         var timer: TimerID
         var waiters: WaiterList<Waiter>
+        /// The guest session a sign-in started from: the stage returns to it if the sign-in fails.
+        var guest: Tokens? = nil
     }
 
     struct Verifying {
         /// The authorization request the code answered; `nil` for a device sign-in.
         var attempt: SignInAttempt?
         var waiters: WaiterList<Waiter>
+        /// The guest session a sign-in started from: the stage returns to it if the sign-in fails.
+        var guest: Tokens? = nil
+        /// Whether this is a guest session's first bootstrap rather than a sign-in.
+        var bootstrapsGuest = false
     }
 
     struct Active {
@@ -163,9 +169,10 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         _ handoff: Handoff, reason: TransitionReason, error: SessionError
     ) -> [Action] {
         generation += 1
-        state = .signedOut
+        // A sign-in from a guest session that did not complete leaves the guest session as it was.
+        state = handoff.guest.map { .active(Active(tokens: $0)) } ?? .signedOut
         var actions: [Action] = [
-            .cancelTimer(handoff.timer), .cancelPresenter, .transition(from: .handoff, to: .signedOut, reason: reason),
+            .cancelTimer(handoff.timer), .cancelPresenter, .transition(from: .handoff, to: stage, reason: reason),
         ]
         if !handoff.waiters.isEmpty { actions.append(.resume(handoff.waiters.ordered, .failed(error))) }
         return actions
@@ -256,6 +263,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
             .accountDeletionRefused, .unsupported, .randomSourceFailed, .shutDown:
             .exchangeFailed(describe(error))
         case .sessionFailed: .internalFailure
+        case .guestBootstrapFailed: .guestBootstrapFailed(describe(error))
         }
     }
 
@@ -269,7 +277,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
             .handoffTimedOut, .authorizationDenied, .presentationFailed, .callbackRejected, .refreshTokenRejected,
             .accountDeletionRefused, .unsupported, .randomSourceFailed, .storedSessionForeign, .anotherAccountInStore, .sessionFailed,
             .shutDown,
-            .invalidRequestOptions, .sessionExpired, .deviceCodeExpired, .userInfoRejected:
+            .invalidRequestOptions, .sessionExpired, .deviceCodeExpired, .userInfoRejected, .guestBootstrapFailed:
             "\(error)"
         }
     }
@@ -277,8 +285,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
 
 extension SessionStateMachine.Handoff {
     /// A handoff to the authorization page for `attempt`.
-    init(attempt: SignInAttempt, timer: TimerID, waiters: WaiterList<Waiter>) {
-        self.init(payload: .authorization(attempt), timer: timer, waiters: waiters)
+    init(attempt: SignInAttempt, timer: TimerID, waiters: WaiterList<Waiter>, guest: Tokens? = nil) {
+        self.init(payload: .authorization(attempt), timer: timer, waiters: waiters, guest: guest)
     }
 
     /// The authorization request the handoff waits on a callback for; `nil` for a device sign-in.

@@ -61,7 +61,7 @@ extension SessionTransitionTable {
             stages, moves: arrows,
             stays: { stage in concernMoves.filter { $0.from == stage && $0.to == stage }.flatMap(\.inputs) },
             style: { stage in
-                SessionConcern.of(stage) == concern || concern == .restore
+                SessionConcern.of(stage) == concern || concern == .restore || concern == .guest
                     ? stageStyle(concern) : "color=\"#9a9a9a\", fontcolor=\"#6a6a6a\""
             })
         for move in arrows {
@@ -170,10 +170,13 @@ extension SessionTransitionTable {
     /// The moves of the table, merged by (from, to, concern); `concern == nil` keeps every concern.
     private static func moves(in concern: SessionConcern?) -> [Move] {
         var moves: [Move] = []
-        for rule in rules {
-            guard case .moves(let targets) = rule.outcome else { continue }
-            let ruleConcern = SessionConcern.of(rule.event, in: rule.stage)
-            guard concern == nil || concern == ruleConcern else { continue }
+        // A guest session's own outcomes belong to the guest concern, whatever the input.
+        let all =
+            rules.map { ($0.stage, $0.event, $0.outcome, SessionConcern.of($0.event, in: $0.stage)) }
+            + guestRules.map { ($0.stage, $0.event, $0.outcome, SessionConcern.guest) }
+        for (stage, event, outcome, ruleConcern) in all {
+            let rule = (stage: stage, event: event)
+            guard case .moves(let targets) = outcome, concern == nil || concern == ruleConcern else { continue }
             for target in targets {
                 if let index = moves.firstIndex(where: { $0.from == rule.stage && $0.to == target && $0.concern == ruleConcern }) {
                     if !moves[index].inputs.contains(rule.event.rawValue) { moves[index].inputs.append(rule.event.rawValue) }
@@ -224,6 +227,7 @@ extension SessionTransitionTable {
         case .refresh: "#2a8a2a"
         case .ending: "#c0392b"
         case .restore: "#7d4fb0"
+        case .guest: "#b8860b"
         }
     }
 

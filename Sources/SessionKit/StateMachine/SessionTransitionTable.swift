@@ -57,6 +57,26 @@ package enum SessionInput: String, Sendable, Hashable, CaseIterable {
     case devicePollAnswered
     /// A URL that may be the provider's return from its end-session page arrived.
     case endSessionReturn
+    /// The app called `startGuestSession()`.
+    case startGuestSession
+    /// A guest session's first bootstrap issued a key.
+    case guestBootstrapped
+    /// A guest session's first bootstrap gave no key.
+    case guestBootstrapFailed
+    /// The local wipe that ends a guest session finished (or the store failed).
+    case guestSessionEnded
+}
+
+/// The part a guest session plays in a stage, where the stage's outcomes differ for it.
+package enum GuestContext: String, Sendable, Hashable, CaseIterable {
+    /// `verifying`: a guest session's first bootstrap is in flight.
+    case bootstrapping
+    /// `active` or `refreshing`: the session is a guest's (its key, or the key's renewal);
+    /// `revoking` or `disconnecting`: a guest session is being wiped.
+    case guestSession
+    /// `handoff` or `verifying`: a sign-in that started from a guest session, which it returns to
+    /// if it fails.
+    case signingInFromGuest
 }
 
 /// What a (stage, input) pair leads to.
@@ -172,6 +192,77 @@ package enum SessionTransitionTable {
 
         case (.revoking, .endSessionReturn): .moves(to: [.revoking, .signedOut])
         case (_, .endSessionReturn): .ignored("no provider logout waits for it: not consumed")
+
+        case (.signedOut, .startGuestSession): .moves(to: [.verifying])
+        case (.handoff, .startGuestSession), (.verifying, .startGuestSession): .misuse(.signInInProgress)
+        case (.active, .startGuestSession), (.refreshing, .startGuestSession): .misuse(.alreadySignedIn)
+        case (.revoking, .startGuestSession): .misuse(.signOutInProgress)
+        case (.disconnecting, .startGuestSession): .misuse(.accountDeletionInProgress)
+        case (_, .guestBootstrapped): .ignored("late result: the key is discarded")
+        case (_, .guestBootstrapFailed): .ignored("late result")
+        case (_, .guestSessionEnded): .ignored("superseded")
+        }
+    }
+
+    /// The outcome of `event` in `stage` when a guest session plays `guest` there: the same as
+    /// ``outcome(of:in:)`` except for the pairs ``guestRules`` lists.
+    package static func outcome(of event: SessionInput, in stage: SessionStage, guest: GuestContext?) -> TransitionOutcome {
+        guard let guest, let outcome = guestOutcome(of: event, in: stage, guest: guest) else { return outcome(of: event, in: stage) }
+        return outcome
+    }
+
+    /// Where a guest session changes a pair's outcome; `nil` where it does not.
+    private static func guestOutcome(of event: SessionInput, in stage: SessionStage, guest: GuestContext) -> TransitionOutcome? {
+        switch (guest, stage, event) {
+        case (.bootstrapping, .verifying, .startGuestSession): .moves(to: [.verifying])
+        case (.bootstrapping, .verifying, .guestBootstrapped): .moves(to: [.active])
+        case (.bootstrapping, .verifying, .guestBootstrapFailed): .moves(to: [.signedOut])
+        case (.bootstrapping, .verifying, .exchangeVerified): .ignored("no code is being exchanged: tokens discarded and revoked")
+        case (.bootstrapping, .verifying, .exchangeFailed): .ignored("no code is being exchanged")
+
+        case (.guestSession, .active, .signIn), (.guestSession, .active, .deviceSignIn): .moves(to: [.handoff])
+        case (.guestSession, .active, .startGuestSession): .moves(to: [.active])
+        case (.guestSession, .active, .tokenRequested): .moves(to: [.active, .refreshing])
+        case (.guestSession, .active, .refreshRequested): .moves(to: [.refreshing])
+        // As for any session (listed so the guest diagram tells a guest session's whole story).
+        case (.guestSession, .active, .signOut), (.guestSession, .refreshing, .signOut): .moves(to: [.revoking])
+        case (.guestSession, .active, .deleteAccount), (.guestSession, .refreshing, .deleteAccount): .moves(to: [.disconnecting])
+        case (.guestSession, .refreshing, .refreshVerified): .moves(to: [.active])
+        case (.guestSession, .refreshing, .refreshRetryScheduled): .moves(to: [.refreshing])
+        case (.guestSession, .refreshing, .refreshRejected): .moves(to: [.signedOut])
+        case (.guestSession, .refreshing, .signIn), (.guestSession, .refreshing, .deviceSignIn): .misuse(.signInInProgress)
+        case (.guestSession, .refreshing, .startGuestSession): .moves(to: [.refreshing])
+        case (.guestSession, .revoking, .guestSessionEnded), (.guestSession, .disconnecting, .guestSessionEnded):
+            .moves(to: [.signedOut, .active])
+        case (.guestSession, .revoking, .serverConfirmed), (.guestSession, .revoking, .serverFailedTransiently),
+            (.guestSession, .revoking, .serverRefused), (.guestSession, .revoking, .storeFailed),
+            (.guestSession, .disconnecting, .serverConfirmed), (.guestSession, .disconnecting, .serverFailedTransiently),
+            (.guestSession, .disconnecting, .serverRefused), (.guestSession, .disconnecting, .storeFailed):
+            .ignored("a guest session's end asks the provider nothing")
+
+        case (.signingInFromGuest, .handoff, .callback): .moves(to: [.verifying, .active, .handoff])
+        case (.signingInFromGuest, .handoff, .presenterEnded), (.signingInFromGuest, .handoff, .handoffTimeout): .moves(to: [.active])
+        case (.signingInFromGuest, .handoff, .callerCancelled): .moves(to: [.handoff, .active])
+        case (.signingInFromGuest, .handoff, .tokenRequested), (.signingInFromGuest, .verifying, .tokenRequested): .moves(to: [stage])
+        case (.signingInFromGuest, .handoff, .refreshRequested), (.signingInFromGuest, .verifying, .refreshRequested):
+            .misuse(.signInInProgress)
+        case (.signingInFromGuest, .handoff, .signOut), (.signingInFromGuest, .verifying, .signOut): .moves(to: [.revoking])
+        case (.signingInFromGuest, .verifying, .exchangeFailed): .moves(to: [.active])
+        case (.signingInFromGuest, .handoff, .deviceCodeIssued): .moves(to: [.handoff, .active])
+        case (.signingInFromGuest, .handoff, .devicePollAnswered): .moves(to: [.handoff, .verifying, .active])
+
+        default: nil
+        }
+    }
+
+    /// The pairs where a guest session changes the outcome, with that outcome.
+    package static var guestRules: [(guest: GuestContext, stage: SessionStage, event: SessionInput, outcome: TransitionOutcome)] {
+        GuestContext.allCases.flatMap { guest in
+            SessionStage.allCases.flatMap { stage in
+                SessionInput.allCases.compactMap { event in
+                    guestOutcome(of: event, in: stage, guest: guest).map { (guest, stage, event, $0) }
+                }
+            }
         }
     }
 
@@ -188,7 +279,8 @@ package enum SessionTransitionTable {
         lines.append("    [*] --> signedOut")
         var edges: [String: [String]] = [:]
         var order: [String] = []
-        for rule in rules {
+        let all = rules + guestRules.map { ($0.stage, $0.event, $0.outcome) }
+        for rule in all {
             guard case .moves(let targets) = rule.outcome else { continue }
             for target in targets {
                 let key = "\(rule.stage.rawValue) --> \(target.rawValue)"

@@ -100,6 +100,23 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
     case internalFailure
     /// The session was shut down (`Session.shutdown()`); its work has ended.
     case shutDown
+    /// The app called `startGuestSession()`; the device bootstraps a guest.
+    case guestSessionRequested
+    /// A guest session began: the provider issued an access key for the anonymous user `subject`.
+    /// `startedOver`: the stored device secret was refused and the device bootstrapped afresh, so
+    /// this is a new anonymous user, not the one the device had before.
+    case guestStarted(subject: String, startedOver: Bool)
+    /// A guest session's key was renewed by bootstrapping again with the stored device secret.
+    /// `startedOver`: the secret was refused and the fresh bootstrap made a new anonymous user.
+    case guestKeyRenewed(callers: Int, startedOver: Bool)
+    /// A guest bootstrap (a start or a renewal) gave no access key.
+    case guestBootstrapFailed(String)
+    /// The app signed a guest session out (or deleted it): nothing is sent to the provider, the
+    /// guest's key and device credential are wiped.
+    case guestSignOutRequested
+    /// The guest session ended: its key, its device credential and the high-assurance item are
+    /// wiped; the provider was not told (a device key has no revocation).
+    case guestSessionEnded
 
     /// One readable phrase, as the walkthrough prints it.
     public var description: String {
@@ -154,6 +171,15 @@ public enum TransitionReason: Sendable, Hashable, CustomStringConvertible {
         case .providerSessionNotEnded(let why): "signed out; provider session not ended: \(why)"
         case .internalFailure: "internal inconsistency; session stopped"
         case .shutDown: "session shut down"
+        case .guestSessionRequested: "guest session requested; bootstrapping the device"
+        case .guestStarted(let subject, let startedOver):
+            "guest key issued; anonymous user \(subject)\(startedOver ? " (a new anonymous user: the stored device secret was refused)" : "")"
+        case .guestKeyRenewed(let callers, let startedOver):
+            "guest key renewed; \(callers) caller\(callers == 1 ? "" : "s") served"
+                + (startedOver ? "; a new anonymous user (the stored device secret was refused)" : "")
+        case .guestBootstrapFailed(let why): "guest bootstrap failed: \(why)"
+        case .guestSignOutRequested: "guest sign-out requested; nothing to revoke at the provider"
+        case .guestSessionEnded: "guest session ended; key and device credential wiped"
         }
     }
 

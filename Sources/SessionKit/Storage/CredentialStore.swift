@@ -36,13 +36,16 @@ public struct StoredSession: Sendable, Equatable, Codable {
     /// `true` when the identity came from the UserInfo answer of a device sign-in that brought no
     /// id_token (see `SessionConfiguration.requireIDTokenForDeviceSignIn`).
     public var identityFromUserInfo: Bool?
+    /// `true` for a guest session: its access key came from a device bootstrap and is renewed by
+    /// bootstrapping again with the device secret (kept in the guest credential's own slot, never here).
+    public var isGuest: Bool?
 
     /// Creates a stored session.
     public init(
         refreshToken: Secret?, pendingRefreshToken: Secret? = nil, accessToken: Secret? = nil,
         accessTokenExpiresAt: Date? = nil, idToken: Secret? = nil, issuer: String, subject: String,
         audience: [String], rotation: UInt64 = 0, canonicalSubject: String? = nil, linkedSubjects: [String]? = nil,
-        isAnonymous: Bool? = nil, claims: IdentityClaims? = nil, identityFromUserInfo: Bool? = nil
+        isAnonymous: Bool? = nil, claims: IdentityClaims? = nil, identityFromUserInfo: Bool? = nil, isGuest: Bool? = nil
     ) {
         self.refreshToken = refreshToken
         self.pendingRefreshToken = pendingRefreshToken
@@ -58,6 +61,7 @@ public struct StoredSession: Sendable, Equatable, Codable {
         self.isAnonymous = isAnonymous
         self.claims = claims
         self.identityFromUserInfo = identityFromUserInfo
+        self.isGuest = isGuest
     }
 }
 

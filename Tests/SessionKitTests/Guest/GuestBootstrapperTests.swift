@@ -167,7 +167,7 @@ struct GuestBootstrapperTests {
                 group.addTask { try? await bootstrapper.bootstrap() }
             }
             await setup.fixture.clock.waitForSleepers(count: 1)
-            await waitUntil(bootstrapper.changes) { await bootstrapper.waitingCallerCount == callers }
+            await waitUntil(bootstrapper.changes) { bootstrapper.waitingCallerCount == callers }
             setup.fixture.clock.advance(by: .seconds(2))
             var results: [GuestTokens?] = []
             for await result in group { results.append(result) }
@@ -177,7 +177,7 @@ struct GuestBootstrapperTests {
         #expect(results.allSatisfy { $0 != nil })
         #expect(Set(results.compactMap { $0?.accessToken.secret }).count == 1)
         #expect(setup.fixture.provider.requestCount(for: .anonymousBootstrap) == 1)
-        #expect(await bootstrapper.bootstrapCount == 1)
+        #expect(bootstrapper.bootstrapCount == 1)
         #expect(setup.fixture.provider.guestDeviceCount == 1)
     }
 
@@ -189,10 +189,10 @@ struct GuestBootstrapperTests {
         let leaving = Self.call(bootstrapper)
         let alsoStaying = Self.call(bootstrapper)
         await setup.fixture.clock.waitForSleepers(count: 1)
-        await waitUntil(bootstrapper.changes) { await bootstrapper.waitingCallerCount == 3 }
+        await waitUntil(bootstrapper.changes) { bootstrapper.waitingCallerCount == 3 }
         leaving.cancel()
         #expect(await leaving.value == .failure(.cancelled))
-        #expect(await bootstrapper.waitingCallerCount == 2)
+        #expect(bootstrapper.waitingCallerCount == 2)
         setup.fixture.clock.advance(by: .seconds(2))
         let first = try await staying.value.get()
         let second = try await alsoStaying.value.get()
@@ -207,7 +207,7 @@ struct GuestBootstrapperTests {
         let bootstrapper = setup.bootstrapper()
         _ = try await bootstrapper.bootstrap()
         _ = try await bootstrapper.bootstrap()
-        #expect(await bootstrapper.bootstrapCount == 2)
+        #expect(bootstrapper.bootstrapCount == 2)
     }
 
     // MARK: Reset
@@ -230,7 +230,7 @@ struct GuestBootstrapperTests {
         setup.fixture.provider.script(.slow(.seconds(2)), on: .anonymousBootstrap)
         let caller = Self.call(bootstrapper)
         await setup.fixture.clock.waitForSleepers(count: 1)
-        await waitUntil(bootstrapper.changes) { await bootstrapper.waitingCallerCount == 1 }
+        await waitUntil(bootstrapper.changes) { bootstrapper.waitingCallerCount == 1 }
         let reset = Task { try await bootstrapper.reset() }
         #expect(await caller.value == .failure(.cancelled))
         setup.fixture.clock.advance(by: .seconds(2))

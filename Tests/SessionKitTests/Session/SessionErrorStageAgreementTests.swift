@@ -191,4 +191,57 @@ struct SessionErrorStageAgreementTests {
         #expect(relaunched.stage == .signedOut)
         #expect(error.requiresSignIn)
     }
+
+    static let guestFaults: [SimulatedProviderFault] = [
+        .connectionFailure, .serverError(status: 503), .rateLimited(retryAfterSeconds: 5), .malformedJSON, .forbidden,
+        .rawAnswer(status: 400, body: #"{"error":"invalid_request"}"#),
+        .rawAnswer(status: 401, body: #"{"error":"invalid_device_secret"}"#),
+    ]
+
+    @Test(
+        "a guest key renewal's every failure, through either call, agrees with the stage after it", arguments: guestFaults, Caller.allCases)
+    func guestRenewalFailures(fault: SimulatedProviderFault, caller: Caller) async throws {
+        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        try await h.session.startGuestSession()
+        // At expiry, so a failure cannot be answered with the current key.
+        h.clock.advance(by: .seconds(3600))
+        // Twice: a refused secret gets one fresh bootstrap, which is refused too.
+        h.provider.script(fault, on: .anonymousBootstrap, times: 2)
+        let session = h.session
+        let result = await SessionCallResult { () async throws(SessionError) in
+            switch caller {
+            case .validAccessToken: try await session.validAccessToken()
+            case .refresh: try await session.refresh()
+            }
+        }
+        let error = try #require(result.error, "\(fault) through \(caller) did not fail")
+        #expect(Self.disagreement(error, stage: session.stage) == nil, "\(fault) through \(caller): \(error.code) in \(session.stage)")
+        if error.isTransient { #expect(session.stage == .active, "a failure that may pass keeps the guest") }
+        if error.requiresSignIn { #expect(session.stage == .signedOut) }
+    }
+
+    @Test("a guest session's start that fails leaves it signed out, in agreement", arguments: guestFaults)
+    func guestStartFailures(fault: SimulatedProviderFault) async throws {
+        let h = try SessionHarness()
+        h.provider.script(fault, on: .anonymousBootstrap, times: 2)
+        let error = try #require(await SessionCallResult { () async throws(SessionError) in try await h.session.startGuestSession() }.error)
+        #expect(Self.disagreement(error, stage: h.session.stage) == nil, "\(fault): \(error.code)")
+        #expect(h.session.stage == .signedOut)
+    }
+
+    @Test("a call a guest session does not allow is misuse, never a reason to sign in")
+    func misuseInAGuestSession() async throws {
+        let h = try SessionHarness()
+        try await h.session.startGuestSession()
+        h.provider.script(.slow(.seconds(5)), on: .anonymousBootstrap)
+        h.clock.advance(by: .seconds(3550))
+        let session = h.session
+        let renewal = Task { try await session.refresh() }
+        await h.waitUntil("renewing") { session.stage == .refreshing }
+        let error = try #require(await SessionCallResult { () async throws(SessionError) in try await session.signIn() }.error)
+        #expect(Self.disagreement(error, stage: session.stage) == nil)
+        #expect(error.isMisuse)
+        await h.advanceToNextSleeper()
+        _ = try await renewal.value
+    }
 }

@@ -259,6 +259,7 @@ extension SessionHarness {
         var codes: [Secret] { values.withLock { $0.codes } }
         var deviceKeys: [Secret] { values.withLock { $0.deviceKeys } }
         var deviceCodes: [Secret] { values.withLock { $0.deviceCodes } }
+        var deviceSecrets: [Secret] { values.withLock { $0.deviceSecrets } }
         var endSessionStates: [Secret] { values.withLock { $0.endSessionStates } }
 
         /// Every secret value, with the signature segment of each id_token on its own as well.
@@ -309,8 +310,9 @@ extension SessionHarness {
         }
     }
 
-    /// A credential store that keeps every record saved through it, in order.
-    final class JournalingStore: CredentialStore {
+    /// A credential store that keeps every record saved through it, in order; its guest
+    /// credential is the base store's.
+    final class JournalingStore: CredentialStore, GuestCredentialStore {
         let base: InMemoryCredentialStore
         private let saved = Locked<[CredentialRecord]>([])
 
@@ -332,6 +334,18 @@ extension SessionHarness {
 
         func withLease<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
             try await base.withLease(body)
+        }
+
+        func loadGuest() async throws(CredentialStoreError) -> GuestCredential? {
+            try await base.loadGuest()
+        }
+
+        func saveGuest(_ credential: GuestCredential) async throws(CredentialStoreError) {
+            try await base.saveGuest(credential)
+        }
+
+        func removeGuest() async throws(CredentialStoreError) {
+            try await base.removeGuest()
         }
     }
 

@@ -152,6 +152,19 @@ struct MachineScript: CustomStringConvertible {
         ScriptTokens(name: name, accessTokenExpiresAt: start.addingTimeInterval(seconds), subject: subject, canRefresh: refreshable)
     }
 
+    /// A guest session's key `name` for anonymous user `subject`, expiring `seconds` after ``start``.
+    static func guestTokens(_ name: String, expiresIn seconds: Double = 3600, subject: String = "guest-1") -> ScriptTokens {
+        ScriptTokens(
+            name: name, accessTokenExpiresAt: start.addingTimeInterval(seconds), subject: subject, canRefresh: true, isGuest: true,
+            isAnonymous: true)
+    }
+
+    /// A signed-in token set whose id_token says `previously_anonymous` (`promoted`) or not.
+    static func signedInFromGuest(_ name: String, subject: String = "alice", promoted: Bool = true) -> ScriptTokens {
+        ScriptTokens(
+            name: name, accessTokenExpiresAt: start.addingTimeInterval(3600), subject: subject, wasPreviouslyAnonymous: promoted)
+    }
+
     /// Device code `number` (user code `USER-<number>`), valid for `expiresIn` seconds, polled every `interval`.
     static func deviceAuthorization(_ number: Int = 1, expiresIn: Double = 600, interval: Double = 5) -> DeviceAuthorization {
         DeviceAuthorization(
@@ -219,6 +232,28 @@ struct MachineScript: CustomStringConvertible {
     mutating func exchangeFailed(_ error: SessionError, generation: UInt64? = nil) -> [Machine.Action] {
         let actions = machine.exchangeFailed(error, generation: generation ?? machine.generation)
         return record(actions)
+    }
+
+    /// `startGuestSession()`.
+    mutating func startGuest(waiter: Int) -> [Machine.Action] {
+        record(machine.guestSessionRequested(id: Self.id(waiter), waiter: waiter))
+    }
+
+    /// A guest session's first bootstrap issued `tokens` (`startedOver`: after a refused secret).
+    mutating func guestBootstrapped(_ tokens: ScriptTokens, startedOver: Bool = false, generation: UInt64? = nil) -> [Machine.Action] {
+        record(machine.guestBootstrapped(tokens, startedOver: startedOver, generation: generation ?? machine.generation))
+    }
+
+    /// A guest session's first bootstrap gave no key.
+    mutating func guestBootstrapFailed(_ error: SessionError, generation: UInt64? = nil) -> [Machine.Action] {
+        record(machine.guestBootstrapFailed(error, generation: generation ?? machine.generation))
+    }
+
+    /// The local wipe of a guest session ended.
+    mutating func guestSessionEnded(
+        _ result: Result<Void, CredentialStoreError> = .success(()), generation: UInt64? = nil
+    ) -> [Machine.Action] {
+        record(machine.guestSessionEnded(result, generation: generation ?? machine.generation))
     }
 
     /// `validAccessToken()` past its fast path, `seconds` after ``start``.
@@ -466,6 +501,36 @@ struct MachineScript: CustomStringConvertible {
         return script.checked(.disconnecting)
     }
 
+    /// Caller 90 started a guest session; its bootstrap is in flight: generation 1.
+    static func makeGuestBootstrapping() -> MachineScript {
+        var script = MachineScript()
+        _ = script.startGuest(waiter: signInCaller)
+        return script.checked(.verifying)
+    }
+
+    /// A guest session with key `G` (anonymous user `guest-1`) expiring `seconds` after ``start``: generation 1.
+    static func makeGuestActive(expiresIn seconds: Double = 3600) -> MachineScript {
+        var script = makeGuestBootstrapping()
+        _ = script.guestBootstrapped(guestTokens("G", expiresIn: seconds))
+        return script.checked(.active)
+    }
+
+    /// `makeGuestActive()`'s key is due in 30 s; `waiters` wait for its renewal, of generation 1.
+    static func makeGuestRenewing(waiters: [Int] = [1]) -> MachineScript {
+        var script = makeGuestActive(expiresIn: 30)
+        for waiter in waiters {
+            _ = script.tokenRequested(waiter: waiter)
+        }
+        return script.checked(.refreshing)
+    }
+
+    /// Caller 94 signs in from `makeGuestActive()`: attempt 1 waits at the provider, generation 2.
+    static func makeGuestSigningIn() -> MachineScript {
+        var script = makeGuestActive()
+        _ = script.signIn(attempt: 1, waiter: 94)
+        return script.checked(.handoff)
+    }
+
     /// The plain way into `stage`: the helper above for it; refreshing holds callers 2 and 3.
     static func make(_ stage: SessionStage) -> MachineScript {
         switch stage {
@@ -508,6 +573,10 @@ struct MachineScript: CustomStringConvertible {
         case .verifyDeviceTokens(_, let generation): "verifyDeviceTokens(gen \(generation))"
         case .presentEndSession(let order, let generation): "presentEndSession(\(order.url.query ?? ""), gen \(generation))"
         case .revokeQueued(let attempt): "revokeQueued(attempt \(attempt))"
+        case .bootstrapGuest(let generation): "bootstrapGuest(gen \(generation))"
+        case .renewGuestKey(let order): "renewGuestKey(gen \(order.generation), attempt \(order.attempt))"
+        case .resetGuestCredential: "resetGuestCredential"
+        case .endGuestSession(let generation): "endGuestSession(gen \(generation))"
         case .resume(let waiters, let result):
             "resume([\(waiters.map(String.init).joined(separator: ","))], \(describe(result)))"
         case .transition(let from, let to, let reason): "transition(\(from)→\(to): \(reason))"
@@ -567,6 +636,7 @@ struct MachineScript: CustomStringConvertible {
         case .anotherAccountInStore: "anotherAccountInStore"
         case .sessionFailed: "sessionFailed"
         case .shutDown: "shutDown"
+        case .guestBootstrapFailed: "guestBootstrapFailed"
         }
     }
 
@@ -578,6 +648,7 @@ struct MachineScript: CustomStringConvertible {
         case .subjectChanged(let from, let to, let absorbed):
             "subjectChanged(\(from)→\(to), absorbed [\(absorbed.joined(separator: ","))])"
         case .anonymousUserPromoted(let subject): "anonymousUserPromoted(\(subject))"
+        case .guestStartedOver(let previous, let subject): "guestStartedOver(\(previous)→\(subject))"
         case .deferredRevocationCompleted: "deferredRevocationCompleted"
         case .providerLogout(let outcome): "providerLogout(\(outcome))"
         case .callbackRefused(let refusal): "callbackRefused(\(refusal))"
@@ -604,6 +675,11 @@ extension SessionStateMachine.Action where Tokens == ScriptTokens, Waiter == Int
     /// Refresh attempt `attempt` of `generation`, refreshing `previous` (`nil` when restoring).
     static func refresh(generation: UInt64, attempt: Int = 1, previous: ScriptTokens?) -> Self {
         .refresh(SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous))
+    }
+
+    /// Guest key renewal attempt `attempt` of `generation`, renewing `previous`.
+    static func renewGuestKey(generation: UInt64, attempt: Int = 1, previous: ScriptTokens) -> Self {
+        .renewGuestKey(SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous))
     }
 
     /// Start timer `raw`, to fire after `after`.

@@ -10,4 +10,10 @@ struct ScriptTokens: MachineTokens, Equatable {
     var subject: String
     /// `false` for a session the provider issued no refresh token for.
     var canRefresh = true
+    /// A guest session's key (renewed by bootstrapping again).
+    var isGuest = false
+    /// Whether the account is anonymous (a guest's always is).
+    var isAnonymous = false
+    /// The `previously_anonymous` claim of a sign-in's id_token.
+    var wasPreviouslyAnonymous = false
 }

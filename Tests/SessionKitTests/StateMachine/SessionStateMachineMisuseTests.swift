@@ -47,6 +47,22 @@ extension StateMachineTests {
             Misuse(stage: .active, event: .deviceSignIn, error: .alreadySignedIn),
             Misuse(stage: .refreshing, event: .deviceSignIn, error: .alreadySignedIn),
             Misuse(stage: .disconnecting, event: .deviceSignIn, error: .accountDeletionInProgress),
+
+            Misuse(stage: .handoff, event: .startGuestSession, error: .signInInProgress),
+            Misuse(stage: .verifying, event: .startGuestSession, error: .signInInProgress),
+            Misuse(stage: .active, event: .startGuestSession, error: .alreadySignedIn),
+            Misuse(stage: .refreshing, event: .startGuestSession, error: .alreadySignedIn),
+            Misuse(stage: .revoking, event: .startGuestSession, error: .signOutInProgress),
+            Misuse(stage: .disconnecting, event: .startGuestSession, error: .accountDeletionInProgress),
+        ]
+
+        /// The misuses a guest session adds where its outcomes differ (`SessionTransitionTable.guestRules`),
+        /// each with the way into its stage.
+        static let guestMisuses: [Misuse] = [
+            Misuse(stage: .refreshing, event: .signIn, error: .signInInProgress),
+            Misuse(stage: .refreshing, event: .deviceSignIn, error: .signInInProgress),
+            Misuse(stage: .handoff, event: .refreshRequested, error: .signInInProgress),
+            Misuse(stage: .verifying, event: .refreshRequested, error: .signInInProgress),
         ]
 
         /// The error a caller gets for `misuse`, spelled out here rather than taken from `SessionMisuse.error`.
@@ -67,6 +83,35 @@ extension StateMachineTests {
             }
             #expect(Set(declared) == Set(Self.misuses))
             #expect(declared.count == Self.misuses.count)
+            let guestDeclared = SessionTransitionTable.guestRules.compactMap { rule -> Misuse? in
+                guard case .misuse(let error) = rule.outcome else { return nil }
+                return Misuse(stage: rule.stage, event: rule.event, error: error)
+            }
+            #expect(Set(guestDeclared) == Set(Self.guestMisuses))
+        }
+
+        @Test(arguments: guestMisuses)
+        func aGuestSessionsMisuseFailsOnlyTheCaller(_ misuse: Misuse) throws {
+            var m: MachineScript
+            switch misuse.stage {
+            case .refreshing: m = Script.makeGuestRenewing(waiters: [2])
+            case .handoff: m = Script.makeGuestSigningIn()
+            default:
+                m = Script.makeGuestSigningIn()
+                _ = m.callback()
+            }
+            let generation = m.generation
+            let waiting = m.waiting
+            let actions: [Script.Machine.Action]
+            switch misuse.event {
+            case .signIn: actions = m.signIn(attempt: 2, waiter: 1)
+            case .deviceSignIn: actions = m.deviceSignIn(waiter: 1)
+            default: actions = m.refreshRequested(waiter: 1)
+            }
+            #expect(actions == [.resume([1], .failed(Self.thrown(misuse.error)))])
+            #expect(m.stage == misuse.stage)
+            #expect(m.generation == generation)
+            #expect(m.waiting == waiting)
         }
 
         @Test(arguments: misuses)
@@ -82,6 +127,7 @@ extension StateMachineTests {
             case .signOut: actions = m.signOut(waiter: 1)
             case .deleteAccount: actions = m.deleteAccount(waiter: 1)
             case .deviceSignIn: actions = m.deviceSignIn(waiter: 1)
+            case .startGuestSession: actions = m.startGuest(waiter: 1)
             default:
                 Issue.record("\(misuse.event) carries no caller to refuse")
                 return

@@ -32,12 +32,16 @@ extension StateMachineTests {
 
         @Test(arguments: pairs)
         func machineFollowsTheTable(_ pair: Pair) throws {
-            let outcome = SessionTransitionTable.outcome(of: pair.event, in: pair.stage)
-            var isMove = false
-            if case .moves = outcome { isMove = true }
-            var reached: Set<SessionStage> = []
+            let base = SessionTransitionTable.outcome(of: pair.event, in: pair.stage)
+            // Each kind of entry follows its own outcome (a guest session's where the table
+            // gives one), and must reach every target of an outcome that is its own.
+            var reached: [GuestContext?: Set<SessionStage>] = [:]
             var probes = 0
-            for (entry, start) in Self.entries(into: pair.stage) {
+            for (entry, start, guest) in Self.entries(into: pair.stage) + Self.guestEntries(into: pair.stage) {
+                let outcome = SessionTransitionTable.outcome(of: pair.event, in: pair.stage, guest: guest)
+                let own = guest == nil || outcome != base
+                var isMove = false
+                if case .moves = outcome { isMove = true }
                 try #require(start.stage == pair.stage, "entry \(entry) does not reach \(pair.stage)")
                 for input in Self.inputs(pair.event, in: start, late: !isMove) {
                     probes += 1
@@ -50,7 +54,7 @@ extension StateMachineTests {
                     }
                     switch outcome {
                     case .moves(let targets):
-                        reached.insert(script.stage)
+                        if own { reached[guest, default: []].insert(script.stage) }
                         #expect(targets.contains(script.stage), context)
                         if script.stage != start.stage {
                             #expect(transitions.first?.from == start.stage, context)
@@ -94,8 +98,54 @@ extension StateMachineTests {
                 }
             }
             #expect(probes > 0)
-            if case .moves(let targets) = outcome {
-                #expect(Set(targets).isSubset(of: reached), "targets never reached: \(Set(targets).subtracting(reached))")
+            for guest in [nil] + GuestContext.allCases.map(Optional.some) {
+                let outcome = SessionTransitionTable.outcome(of: pair.event, in: pair.stage, guest: guest)
+                guard guest == nil || outcome != base, case .moves(let targets) = outcome else { continue }
+                let seen = reached[guest] ?? []
+                #expect(
+                    Set(targets).isSubset(of: seen),
+                    "\(guest?.rawValue ?? "plain"): targets never reached: \(Set(targets).subtracting(seen))")
+            }
+        }
+
+        /// Every way into `stage` in which a guest session plays a part, with that part.
+        static func guestEntries(into stage: SessionStage) -> [(String, MachineScript, GuestContext?)] {
+            switch stage {
+            case .signedOut:
+                var ended = Script.makeGuestActive()
+                _ = ended.signOut(waiter: 80)
+                _ = ended.guestSessionEnded()
+                return [("after a guest session ended", ended, nil)]
+            case .handoff:
+                var deviceRequesting = Script.makeGuestActive()
+                _ = deviceRequesting.deviceSignIn(waiter: 94)
+                var devicePolling = deviceRequesting
+                _ = devicePolling.deviceCodeIssued()
+                if let timer = devicePolling.devicePollTimer { _ = devicePolling.timerFired(timer) }
+                return [
+                    ("signing in from a guest session", Script.makeGuestSigningIn(), .signingInFromGuest),
+                    ("a device sign-in from a guest session", deviceRequesting, .signingInFromGuest),
+                    ("a device sign-in from a guest session, polling", devicePolling, .signingInFromGuest),
+                ]
+            case .verifying:
+                var exchanging = Script.makeGuestSigningIn()
+                _ = exchanging.callback()
+                return [
+                    ("bootstrapping a guest", Script.makeGuestBootstrapping(), .bootstrapping),
+                    ("exchanging a guest's sign-in", exchanging, .signingInFromGuest),
+                ]
+            case .active:
+                return [("a guest session", Script.makeGuestActive(), .guestSession)]
+            case .refreshing:
+                return [("renewing a guest's key", Script.makeGuestRenewing(waiters: [2, 3]), .guestSession)]
+            case .revoking:
+                var ending = Script.makeGuestActive()
+                _ = ending.signOut(waiter: 80)
+                return [("signing a guest out", ending, .guestSession)]
+            case .disconnecting:
+                var ending = Script.makeGuestActive()
+                _ = ending.deleteAccount(waiter: 80)
+                return [("deleting a guest session", ending, .guestSession)]
             }
         }
 
@@ -103,7 +153,11 @@ extension StateMachineTests {
 
         /// Every representative way into `stage`. Callers here are numbered 2 and up, never 1: the
         /// inputs below feed caller 1.
-        static func entries(into stage: SessionStage) -> [(String, MachineScript)] {
+        static func entries(into stage: SessionStage) -> [(String, MachineScript, GuestContext?)] {
+            plainEntries(into: stage).map { ($0.0, $0.1, nil) }
+        }
+
+        static func plainEntries(into stage: SessionStage) -> [(String, MachineScript)] {
             switch stage {
             case .signedOut:
                 var ended = Script.makeActive()
@@ -286,6 +340,21 @@ extension StateMachineTests {
                     .rejected(.http(status: 400, error: "invalid_grant", retryAfterSeconds: nil, excerpt: "")),
                 ]
                 return each(answers, "device poll answered") { _ = $0.devicePollAnswered($1, at: 10, generation: $2) }
+            case .startGuestSession:
+                return [("startGuestSession", { _ = $0.startGuest(waiter: 1) })]
+            case .guestBootstrapped:
+                return each(["B"], "guest key issued") { _ = $0.guestBootstrapped(Script.guestTokens($1), generation: $2) }
+            case .guestBootstrapFailed:
+                return each([SessionError.guestBootstrapFailed(.invalidDeviceSecret), unavailable], "guest bootstrap failed") {
+                    _ = $0.guestBootstrapFailed($1, generation: $2)
+                }
+            case .guestSessionEnded:
+                let results: [(String, Result<Void, CredentialStoreError>)] = [
+                    ("wiped", .success(())), ("store failed", .failure(.noSpace)),
+                ]
+                return each(results.map(\.0), "guest session end") { script, label, generation in
+                    _ = script.guestSessionEnded(results.first { $0.0 == label }!.1, generation: generation)
+                }
             case .endSessionReturn:
                 return [
                     ("the provider's return", { _ = $0.endSessionReturned(Script.endSessionReturn()) }),
