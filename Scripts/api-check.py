@@ -7,7 +7,7 @@
 A line is the declaration's kind, its path and its declaration as the compiler prints it, so a
 changed signature is one line removed and one added. The check fails when the baseline differs
 from the code. Updating refuses while a removed or changed declaration is not named (by its path,
-`Type.member`, or its last component in backticks) in the Unreleased section of CHANGELOG.md:
+`Type.member`, its last component or its enclosing type in backticks) in the Unreleased section of CHANGELOG.md:
 nothing public disappears or changes without the changelog saying so.
 """
 import json
@@ -55,6 +55,9 @@ def named_in(changelog: str, line: str) -> bool:
     if len(components) > 1:
         owner = re.sub(r"\(.*", "", components[-2])
         candidates.add(f"{owner}.{last}")
+    # A type named as a whole (`SessionInput`) covers its members.
+    for index in range(1, len(components)):
+        candidates.add("`" + ".".join(components[:index]) + "`")
     return any(candidate in changelog for candidate in candidates)
 
 
