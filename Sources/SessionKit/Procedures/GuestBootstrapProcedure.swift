@@ -61,7 +61,7 @@ struct GuestBootstrapProcedure: Sendable {
 
     /// The stored guest credential was read (or could not be).
     mutating func loaded(_ result: Result<GuestCredential?, CredentialStoreError>) -> Step {
-        guard case .loading = phase else { preconditionFailure("a guest credential was loaded in the wrong phase") }
+        guard case .loading = phase else { return inconsistency("a guest credential was loaded in the wrong phase") }
         switch result {
         case .failure(let error):
             return finish(.failure(.storage(error)))
@@ -77,7 +77,7 @@ struct GuestBootstrapProcedure: Sendable {
 
     /// The provider answered one bootstrap request; `now` is when the answer arrived.
     mutating func answered(_ answer: ProviderClient.AnonymousBootstrapAnswer, now: Date) -> Step {
-        guard case .requesting = phase else { preconditionFailure("a bootstrap answer arrived in the wrong phase") }
+        guard case .requesting = phase else { return inconsistency("a bootstrap answer arrived in the wrong phase") }
         switch answer {
         case .issued(let response):
             let lifetime = response.expiresIn.map(Double.init) ?? fallbackLifetime
@@ -107,7 +107,7 @@ struct GuestBootstrapProcedure: Sendable {
     mutating func saved(_ result: Result<Void, CredentialStoreError>) -> Step {
         switch (phase, result) {
         case (.loading, _), (.requesting, _), (.finished, _):
-            preconditionFailure("a save finished in the wrong phase")
+            return inconsistency("a save finished in the wrong phase")
         case (_, .failure(let error)):
             // Nothing goes out, and no key is handed out, on a credential the store does not hold.
             return finish(.failure(.storage(error)))
@@ -122,6 +122,13 @@ struct GuestBootstrapProcedure: Sendable {
         phase = .requesting
         return .bootstrap(
             AnonymousBootstrapRequest(deviceID: credential.deviceID, deviceSecret: credential.deviceSecret, deviceName: deviceName))
+    }
+
+    /// Our own bug: an answer in the wrong phase. A debug build stops here; a release build ends
+    /// the bootstrap, and a session that ran it stops.
+    private mutating func inconsistency(_ what: String) -> Step {
+        assertionFailure("GuestBootstrapProcedure: \(what)")
+        return finish(.failure(.inconsistent(what)))
     }
 
     private mutating func finish(_ result: Result<GuestTokens, AnonymousBootstrapError>) -> Step {

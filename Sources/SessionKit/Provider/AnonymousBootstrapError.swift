@@ -17,13 +17,16 @@ public enum AnonymousBootstrapError: Error, Sendable, Equatable, CustomStringCon
     case storage(CredentialStoreError)
     /// The calling task was cancelled, or the guest credential was reset while the bootstrap ran.
     case cancelled
+    /// The bootstrap procedure was fed an answer it cannot be waiting for (a bug in SessionKit);
+    /// a session that meets it stops (``SessionError/sessionFailed``).
+    case inconsistent(String)
 
     /// Whether trying again later, unchanged, may succeed.
     public var isTransient: Bool {
         switch self {
         case .unavailable: true
         case .transport(let error): error != .cancelled
-        case .notConfigured, .invalidDeviceSecret, .rejected, .malformedResponse, .storage, .cancelled: false
+        case .notConfigured, .invalidDeviceSecret, .rejected, .malformedResponse, .storage, .cancelled, .inconsistent: false
         }
     }
 
@@ -38,6 +41,7 @@ public enum AnonymousBootstrapError: Error, Sendable, Equatable, CustomStringCon
         case .transport(let error): "transport failure: \(error)"
         case .storage(let error): "guest credential storage failure: \(error)"
         case .cancelled: "cancelled"
+        case .inconsistent(let what): "internal inconsistency: \(what)"
         }
     }
 }

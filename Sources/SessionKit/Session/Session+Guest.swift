@@ -159,6 +159,8 @@ extension RefreshFailure {
             self = .transient(error, retryIn: nil)
         case .guestBootstrapFailed(.storage(let storage)):
             self = .permanent(.storage(storage))
+        case .guestBootstrapFailed(.inconsistent(let what)):
+            self = .inconsistent(what)
         default:
             self = .permanent(error)
         }

@@ -63,6 +63,7 @@ extension SessionError {
             case .storage: .storage
             case .cancelled: .cancelled
             case .notConfigured: .unsupported
+            case .inconsistent: .system
             // The guest's key is gone and the session ended: start a new guest session or sign in.
             case .invalidDeviceSecret, .rejected, .malformedResponse: .signInRequired
             }
@@ -124,6 +125,7 @@ extension SessionError {
         case .transport: "transport"
         case .storage(let error): "storage.\(error.code)"
         case .cancelled: "cancelled"
+        case .inconsistent: "inconsistent"
         }
     }
 }

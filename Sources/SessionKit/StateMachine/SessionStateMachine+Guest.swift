@@ -73,6 +73,10 @@ extension SessionStateMachine {
             // Abandoned already (signed out, shut down): its answer is moot.
             return []
         }
+        if case .guestBootstrapFailed(.inconsistent) = error {
+            // The procedure asserted already (debug builds stop there).
+            return stopAfterInconsistency()
+        }
         self.generation += 1
         state = .signedOut
         return [

@@ -93,4 +93,17 @@ struct SessionStateMachineOwnershipTests {
                 .resume([1], .failed(.sessionFailed)),
             ])
     }
+
+    @Test("a guest bootstrap procedure's inconsistency stops the machine too")
+    func guestProcedureInconsistency() {
+        var script = Script.makeSignedOut()
+        _ = script.startGuest(waiter: 1)
+        _ = script.guestBootstrapFailed(.guestBootstrapFailed(.inconsistent("a save finished in the wrong phase")))
+        #expect(
+            script.lastActions == [
+                .transition(from: .verifying, to: .signedOut, reason: .internalFailure), .emit(.sessionFailed),
+                .resume([1], .failed(.sessionFailed)),
+            ])
+        #expect(SessionError.guestBootstrapFailed(.inconsistent("x")).category == .system)
+    }
 }
