@@ -4,6 +4,9 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
+/// The libraries also say which imports their public API shows (`public import`); every other
+/// import is internal.
+let library = strict + [.enableUpcomingFeature("InternalImportsByDefault")]
 
 let package = Package(
     name: "SessionKit",
@@ -33,13 +36,13 @@ let package = Package(
             dependencies: [
                 .target(name: "CSessionKitOpenSSL", condition: .when(platforms: [.linux]))
             ],
-            swiftSettings: strict
+            swiftSettings: library
         ),
         // The session: state machine, actors, provider client, seams.
         .target(
             name: "SessionKit",
             dependencies: ["SessionKitJOSE", "CSessionKitSupport"],
-            swiftSettings: strict
+            swiftSettings: library
         ),
         // The other app-to-app handoffs: 1Password access requests, credential-exchange import.
         .target(

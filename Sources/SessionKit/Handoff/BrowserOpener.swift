@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Opens a URL in the person's browser; the seam of ``LoopbackPresenter``.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Shows the authorization page in a browser owned by the system and returns the callback URL it
 /// was redirected to.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which navigation ends a browser session: the redirect to the app's callback.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a presenter shows for a device sign-in (RFC 8628 §3.3): the code the person types, where
 /// to type it, and the same address with the code in it (for a QR code or a link).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a presenter is asked to show: the provider's authorization page, or at sign-out its
 /// end-session page (``Kind``).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The presenter for command-line tools, desktop apps and Linux: the system browser, with the
 /// answer caught on a loopback port (RFC 8252 §7.3).

@@ -1,5 +1,5 @@
 #if canImport(AuthenticationServices)
-    import AuthenticationServices
+    public import AuthenticationServices
 
     extension SystemPresenter {
         /// The system presenter for an Apple app: the provider's app through a universal link (iOS),

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The presenter for apps: the identity provider's own app when one is installed, a system browser
 /// session otherwise.

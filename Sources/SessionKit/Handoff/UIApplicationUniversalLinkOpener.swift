@@ -1,5 +1,5 @@
 #if canImport(UIKit) && !os(watchOS)
-    import Foundation
+    public import Foundation
     import UIKit
 
     /// ``UniversalLinkOpening`` through `UIApplication.open(_:options:)` with `.universalLinksOnly`.

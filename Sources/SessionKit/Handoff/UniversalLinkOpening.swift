@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Opens a URL only when an installed app claims it as a universal link, and says whether one did.
 ///

@@ -1,6 +1,6 @@
 #if canImport(AuthenticationServices)
-    @preconcurrency import AuthenticationServices
-    import Foundation
+    @preconcurrency public import AuthenticationServices
+    public import Foundation
 
     /// ``BrowserSession`` through `ASWebAuthenticationSession`.
     ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The result of a step-up sign-in kept behind a ``BiometricGate``: the access token it brought,
 /// for one high-assurance action, and what the provider said about the authentication.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Keeps the result of a step-up sign-in behind the person's biometric confirmation, for one
 /// high-assurance action (a payment, a change of password), and decides when it may be read.

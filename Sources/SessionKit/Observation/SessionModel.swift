@@ -1,4 +1,4 @@
-import Observation
+public import Observation
 
 /// An observable view of a ``Session`` for SwiftUI (or any Observation client), on the main actor.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a provider bootstraps a guest ("anonymous-first") session from the device: the endpoint,
 /// the JSON field names of the request and the answer, and the platform value sent.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A guest bootstrap's success answer, decoded strictly with the profile's field names.
 public struct AnonymousBootstrapResponse: Sendable, Hashable, CustomStringConvertible {

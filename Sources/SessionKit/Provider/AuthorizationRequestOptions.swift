@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import SessionKitJOSE
 
 /// What a sign-in asks of the provider beyond the fixed request: how to prompt the person, which

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A device authorization response (RFC 8628 §3.2): the codes and the address the person needs
 /// to approve the sign-in on another device, decoded strictly.

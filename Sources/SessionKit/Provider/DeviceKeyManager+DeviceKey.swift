@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension DeviceKeyManager {
     /// A device-bound key (1pass.dev): the Bearer credential for account-level calls such as app disconnect.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Obtains and keeps the device-bound key (1pass.dev) that authorizes account-level calls.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension EndSessionRequest {
     /// Matches a URL that reached the app (through `handle(_:)`) against this request's return.

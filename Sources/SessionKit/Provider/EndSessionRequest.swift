@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): what the end-session URL
 /// carries, and what the return to the app must echo.

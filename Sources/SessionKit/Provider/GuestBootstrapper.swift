@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Runs guest bootstraps (`GuestBootstrapProcedure`) against the provider and the guest

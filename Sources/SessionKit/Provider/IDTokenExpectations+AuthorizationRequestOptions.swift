@@ -1,4 +1,4 @@
-import SessionKitJOSE
+public import SessionKitJOSE
 
 extension IDTokenExpectations {
     /// These expectations with the checks `options` ask of the returned id_token: `max_age`

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ProviderClient {
     /// The authorization URL for one sign-in attempt (PKCE S256, `state`, `nonce`) with request

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ProviderClient {
     /// The end-session URL for `request` (OpenID Connect RP-Initiated Logout 1.0 §2), for the

@@ -1,5 +1,5 @@
 import Foundation
-import SessionKitJOSE
+public import SessionKitJOSE
 
 extension ProviderClient {
     /// Fetches the claims the UserInfo endpoint holds about the access token's owner (OpenID

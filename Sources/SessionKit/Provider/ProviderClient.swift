@@ -1,5 +1,5 @@
-import Foundation
-import SessionKitJOSE
+public import Foundation
+public import SessionKitJOSE
 
 /// Speaks the provider's protocol over an ``HTTPTransport``: authorization URLs, code exchange,
 /// refresh, RFC 7009 revocation, app disconnect and the signing keys.

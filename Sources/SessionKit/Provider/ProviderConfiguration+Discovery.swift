@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ProviderConfiguration {
     /// Builds a configuration for any OpenID provider from its discovery document

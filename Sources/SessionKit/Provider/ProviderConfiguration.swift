@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Why a provider configuration was rejected at configuration time.
 public enum ConfigurationError: Error, Sendable, Hashable {

@@ -1,4 +1,4 @@
-import SessionKitJOSE
+public import SessionKitJOSE
 
 /// Why a UserInfo fetch gave no claims: the provider could not be asked, or its answer was not
 /// accepted.

@@ -1,5 +1,5 @@
-import Foundation
-import SessionKitJOSE
+public import Foundation
+public import SessionKitJOSE
 
 /// What the verified id_token says about the person beyond who they are: the standard claims
 /// (OpenID Connect Core §5.1), how and when they authenticated, and every other claim by name.

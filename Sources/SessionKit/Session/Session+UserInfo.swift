@@ -1,5 +1,5 @@
 import Foundation
-import SessionKitJOSE
+public import SessionKitJOSE
 
 extension Session {
     /// Fetches the UserInfo claims (OpenID Connect Core §5.3) about the signed-in person with a

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a ``Session`` behaves: the provider, its timeouts and its retry policies.
 public struct SessionConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import SessionKitJOSE
+public import SessionKitJOSE
 
 /// Everything a `Session` call can fail with. Safe to print: no case carries a secret.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One change of stage, as published on `Session.events()`.
 public struct SessionTransition: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The tokens of one verified session as they are kept in a ``CredentialStore``.
 public struct StoredSession: Sendable, Equatable, Codable {

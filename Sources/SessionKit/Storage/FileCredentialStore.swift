@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+public import Foundation
 
 /// A ``CredentialStore``, ``DeviceCredentialStore`` and ``GuestCredentialStore`` kept in a
 /// directory of the file system, safe to share between processes.

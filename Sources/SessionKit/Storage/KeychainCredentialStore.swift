@@ -1,6 +1,6 @@
 #if canImport(Security)
     import Dispatch
-    import Foundation
+    public import Foundation
     import Security
 
     /// A ``CredentialStore``, ``DeviceCredentialStore`` and ``GuestCredentialStore`` in the Keychain,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The store `Session(provider:presenter:)` uses where there is no Keychain: the desktop keyring
 /// whenever a Secret Service answers, else files, with the reason on record.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One HTTP request as SessionKit sends it to the identity provider.
 public struct HTTPRequest: Sendable, Equatable {

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    public import FoundationEssentials
 #else
-    import Foundation
+    public import Foundation
 #endif
 
 /// Validates OpenID Connect ID tokens (OIDC Core §3.1.3.7, §12.2) signed with RS256.
