@@ -12,7 +12,7 @@
 #      page in headless Chromium and fails on a page, image or link that does not load,
 #   5. runs each fuzz target for a short time,
 #   6. stops the providers (also on failure).
-# Options: --no-tsan, --no-fuzz, --no-providers; FUZZ_SECONDS (default 20).
+# Options: --no-tsan, --no-fuzz, --no-providers; FUZZ_SECONDS (default 10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -171,8 +171,8 @@ if [ "$tsan" = 1 ]; then
 fi
 
 if [ "$fuzz" = 1 ] && [ -x Fuzz/run.sh ]; then
-    step "fuzzing, ${FUZZ_SECONDS:-20} s per target"
-    Fuzz/run.sh "${FUZZ_SECONDS:-20}"
+    step "fuzzing, ${FUZZ_SECONDS:-10} s per target"
+    Fuzz/run.sh "${FUZZ_SECONDS:-10}"
 fi
 
 step "walkthrough is deterministic"
