@@ -1,5 +1,5 @@
 import Dispatch
-public import Foundation
+package import Foundation
 
 extension LeaseKeeper {
     /// The lease of a store kept outside the file system (a keyring): a `flock` on

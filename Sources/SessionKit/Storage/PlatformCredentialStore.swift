@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The store `Session(provider:presenter:)` uses where there is no Keychain: the desktop keyring
 /// whenever a Secret Service answers, else files, with the reason on record.

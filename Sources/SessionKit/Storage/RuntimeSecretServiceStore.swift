@@ -1,5 +1,5 @@
 import Dispatch
-public import Foundation
+package import Foundation
 
 /// A credential store in the desktop keyring, through ``RuntimeSecretService`` (libsecret loaded
 /// at run time): what `Session(provider:presenter:)` uses on Linux when a keyring answers, and what
