@@ -55,14 +55,9 @@ enum SimulatedProviderForm {
         return (result, repeated)
     }
 
-    /// Percent-encodes everything but RFC 3986 unreserved characters.
-    static func escape(_ text: String) -> String {
-        FormEncoding.escape(text)
-    }
-
     /// Appends query parameters to a URL, keeping any query it already has.
     static func appending(_ parameters: [(String, String)], to url: URL) -> URL {
-        let encoded = parameters.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+        let encoded = parameters.map { FormEncoding.escape($0.0) + "=" + FormEncoding.escape($0.1) }.joined(separator: "&")
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         if let existing = components.percentEncodedQuery, !existing.isEmpty {
             components.percentEncodedQuery = existing + "&" + encoded
