@@ -107,11 +107,13 @@ enum RealProviderWalkthrough {
             try await session.signOut()
             // Say only what the provider confirmed, and exit non-zero when the server-first
             // sign-out the scenario claims did not happen.
-            switch lastReason.withLock({ $0 }) {
+            let reason = lastReason.withLock({ $0 })
+            switch reason?.code {
             case .revocationConfirmed?:
                 narrator.note("signed out; the provider confirmed the revocation of the refresh token", at: Date())
                 return 0
-            case .signedOutLocallyOnly(let why)?:
+            case .signedOutLocallyOnly?:
+                let why = reason?.error.map { "\($0)" } ?? "no reason given"
                 narrator.note("signed out locally only; the provider was not told: \(why)", at: Date())
                 if provider.revocationEndpoint == nil {
                     FileHandle.standardError.write(

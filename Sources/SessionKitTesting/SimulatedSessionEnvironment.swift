@@ -132,10 +132,11 @@ public final class SimulatedSessionEnvironment: Sendable {
         }
     }
 
-    /// The recorded `retrying` reasons, in order.
-    public var retries: [(attempt: Int, afterSeconds: Double, because: String)] {
+    /// The recorded `retrying` reasons, in order: the attempt that failed, the delay before the
+    /// next, and the failure.
+    public var retries: [(attempt: Int, afterSeconds: Double, because: SessionError)] {
         events.compactMap { event in
-            guard case .transition(let transition) = event, case .retrying(let attempt, let after, let because) = transition.reason
+            guard case .transition(let transition) = event, case .retrying(let attempt, let after, let because) = transition.reason.kind
             else { return nil }
             return (attempt, after, because)
         }

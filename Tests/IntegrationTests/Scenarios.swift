@@ -183,7 +183,7 @@ enum Scenarios {
             #expect(try await harness.userInfoStatus(accessToken.secret) == 401, "revoking the refresh token revoked its access token")
         case .oidcProviderMock:
             // No RFC 7009 endpoint: a local wipe, and the app is told the provider was not.
-            #expect(recorder.reasons.contains { if case .signedOutLocallyOnly = $0 { true } else { false } })
+            #expect(recorder.reasons.contains { $0.code == .signedOutLocallyOnly })
             #expect(refreshAtServer == "ok", "the provider was not told, so the token still works there")
             let users = try #require(environment.usersURL)
             _ = try await harness.post(users.appendingPathComponent(identity.subject).appendingPathComponent("revoke-tokens"))
@@ -235,7 +235,7 @@ enum Scenarios {
         }
         let result = await pending.value
 
-        guard case .failure(.provider(.transport(.connectionFailed))) = result else {
+        guard case .failure(let error) = result, case .transport(.connectionFailed)? = error.providerError else {
             Issue.record("expected a connection failure, got \(result)")
             return
         }

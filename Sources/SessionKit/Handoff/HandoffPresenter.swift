@@ -89,13 +89,23 @@ public struct HandoffRequest: Sendable, Equatable, CustomStringConvertible, Cust
 }
 
 /// Why a presenter ended a handoff without an answer.
-public enum HandoffError: Error, Sendable, Equatable {
+public enum HandoffError: Error, Sendable, Hashable {
     /// The person closed the page or the other app without choosing.
     case cancelled
     /// The page or app could not be shown.
     case presentationFailed(String)
     /// This presenter cannot show that kind of handoff (a device code, an end-session page).
     case unsupported(String)
+}
+
+extension HandoffError: CustomStringConvertible {
+    /// The presenter's phrase, or `cancelled`.
+    public var description: String {
+        switch self {
+        case .cancelled: "cancelled"
+        case .presentationFailed(let why), .unsupported(let why): why
+        }
+    }
 }
 
 /// The seam that takes the person to the identity provider (app-to-app first, browser fallback).

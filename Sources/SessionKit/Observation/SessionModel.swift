@@ -204,7 +204,7 @@ public final class SessionModel {
             // there is worth a word, a cancellation or a new sign-in is their own choice.
             switch outcome {
             case .timedOut, .presentationFailed, .unavailable:
-                lastError = .session(.providerSessionNotEnded(outcome.description))
+                lastError = .session(.providerSessionNotEnded(outcome))
             case .completed, .cancelled, .superseded:
                 break
             }

@@ -1,5 +1,7 @@
 /// A failure worth showing to the person, as ``SessionModel`` last saw it. Safe to print: no case
 /// carries a secret.
+///
+/// Closed by design: a failure comes from a call the app made or from the session on its own.
 public enum SessionModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A call made through the model was refused without a change of stage (`notSignedIn`,
     /// `signInInProgress`, …); failures that change the stage arrive as ``session(_:)``.
@@ -12,7 +14,7 @@ public enum SessionModelError: Error, Sendable, Equatable, CustomStringConvertib
     /// provider did not confirm. A cancelled handoff (the person's own choice) and transient
     /// failures the session retries on its own are not.
     public static func isWorthShowing(_ reason: TransitionReason) -> Bool {
-        switch reason {
+        switch reason.kind {
         case .authorizationDenied, .callbackRejected, .exchangeFailed, .verificationFailed, .handoffTimedOut, .presentationFailed,
             .refreshRejected, .storageFailed, .signedOutLocallyOnly, .accountDeletionRefused, .accountDeletionUnavailable,
             .storedSessionNotRestored, .anotherAccountInStore, .sessionExpired, .deviceCodeExpired, .deviceSignInFailed,

@@ -9,7 +9,7 @@ enum DisconnectOutcome: Sendable, Equatable {
     /// The provider refused the disconnect; the journal is cleared and the credentials are kept.
     case refused(status: Int)
     /// The provider cannot be told (the profile has no disconnect, or no device-key source is set).
-    case cannotTell(String)
+    case cannotTell(UnsupportedOperation)
     /// The store failed while journaling or wiping.
     case storage(CredentialStoreError)
     /// The procedure was fed an answer it cannot be waiting for (a bug in SessionKit).
@@ -106,11 +106,11 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
     }
 
     private mutating func begin(with stored: StoredSession?, now: Date) -> Step {
-        guard hasDisconnectEndpoint else { return clearJournal(then: .cannotTell("the provider offers no app disconnect")) }
+        guard hasDisconnectEndpoint else { return clearJournal(then: .cannotTell(.accountDeletion)) }
         guard hasDeviceKeySource else {
-            return clearJournal(then: .cannotTell("no device-key source is set, and the disconnect needs a device key"))
+            return clearJournal(then: .cannotTell(.deviceKey))
         }
-        guard let stored else { return clearJournal(then: .cannotTell("no stored session to disconnect")) }
+        guard let stored else { return clearJournal(then: .cannotTell(.nothingStored)) }
         session = stored
         let due = stored.accessToken == nil || stored.accessTokenExpiresAt.map { timing.isDue(expiresAt: $0, now: now) } ?? true
         return due ? refresh() : requestDeviceKey()
@@ -133,13 +133,13 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
         case .storageFailed(let error):
             return finish(.storage(error))
         case .notSignedIn:
-            return clearJournal(then: .cannotTell("no stored session to disconnect"))
+            return clearJournal(then: .cannotTell(.nothingStored))
         case .idTokenRejected(let failure):
-            return clearJournal(then: .cannotTell("the refreshed id_token was rejected (\(failure.code))"))
+            return clearJournal(then: .cannotTell(.refreshedIDTokenRejected(failure)))
         case .refreshTokenMissing:
-            return clearJournal(then: .cannotTell("the access token expired and there is no refresh token"))
+            return clearJournal(then: .cannotTell(.expiredWithoutRefreshToken))
         case .anotherAccount:
-            return clearJournal(then: .cannotTell("the store holds another account's session"))
+            return clearJournal(then: .cannotTell(.anotherAccountInStore))
         case .inconsistent(let what):
             return finish(.inconsistent(what))
         }

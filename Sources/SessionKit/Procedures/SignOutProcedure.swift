@@ -6,7 +6,7 @@ enum SignOutOutcome: Sendable, Equatable {
     /// verified id_token, for the provider's end-session page.
     case confirmed(idTokenHint: Secret?)
     /// Wiped, but the provider could not be told (no revocation endpoint).
-    case cannotTell(String, idTokenHint: Secret?)
+    case cannotTell(UnsupportedOperation, idTokenHint: Secret?)
     /// Wiped, but the provider refused the revocation for good (signing out cannot be refused).
     case refused(status: Int, idTokenHint: Secret?)
     /// It may pass: nothing was wiped, the journal keeps the intent, retry after a backoff.
@@ -100,7 +100,7 @@ struct SignOutProcedure {
         case .success(true):
             return next(after: remaining.dropFirst())
         case .success(false):
-            unconfirmed = .cannotTell("the provider has no revocation endpoint", idTokenHint: idTokenHint)
+            unconfirmed = .cannotTell(.revocation, idTokenHint: idTokenHint)
         case .failure(let error):
             switch error.disposition(in: .revocation) {
             case .transient: return finish(.transient(error))

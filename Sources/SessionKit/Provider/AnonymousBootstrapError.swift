@@ -1,5 +1,5 @@
 /// Why a guest bootstrap gave no access key. No case carries a secret or a response body.
-public enum AnonymousBootstrapError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum AnonymousBootstrapError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The provider profile has no guest bootstrap (``ProviderConfiguration/anonymousBootstrap`` is `nil`).
     case notConfigured
     /// `401 invalid_device_secret`, also after the secret was dropped and the device bootstrapped

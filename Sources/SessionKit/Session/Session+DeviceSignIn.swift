@@ -22,7 +22,7 @@ extension Session {
     @discardableResult
     public func signInWithDeviceCode() async throws(SessionError) -> SessionIdentity {
         guard configuration.provider.deviceAuthorizationEndpoint != nil else {
-            throw .unsupported("the provider offers no device authorization endpoint")
+            throw .unsupported(.deviceAuthorization)
         }
         let result = await suspend { machine, id, waiter in machine.deviceSignIn(id: id, waiter: waiter) }
         switch result {
@@ -51,7 +51,7 @@ extension Session {
             if let authorization = try await client.requestDeviceAuthorization(scopes: scopes) {
                 result = .success(authorization)
             } else {
-                result = .failure(.unsupported("the provider offers no device authorization endpoint"))
+                result = .failure(.unsupported(.deviceAuthorization))
             }
         } catch {
             result = .failure(.provider(error))
@@ -88,7 +88,7 @@ extension Session {
             } catch {
                 throw SessionError(error)
             }
-            guard let info else { throw .unsupported("no id_token, and no UserInfo endpoint to name the person") }
+            guard let info else { throw .unsupported(.identityWithoutIDToken) }
             return verifier.acceptDeviceSignIn(response, identifiedBy: info, now: wallClock())
         } catch {
             // A rejected response's refresh token is valid at the provider: queue it for revocation.

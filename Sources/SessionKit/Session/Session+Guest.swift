@@ -77,7 +77,7 @@ extension Session {
     private func bootstrapGuestUnderLease(
         generation: UInt64, previous: VerifiedTokens?
     ) async -> Result<(VerifiedTokens, startedOver: Bool), SessionError> {
-        guard let run = guestRun else { return .failure(.unsupported("the credential store keeps no guest credential")) }
+        guard let run = guestRun else { return .failure(.unsupported(.guestCredential)) }
         let store = self.store
         let verifier = self.verifier
         let leased = await leased { () async -> Result<(VerifiedTokens, startedOver: Bool), SessionError> in
@@ -150,7 +150,7 @@ extension RefreshFailure {
     /// on the refresh policy; a refused secret (after the one fresh bootstrap), a refusal or a
     /// store that could not keep the credential ends the guest session.
     init(guestRenewal error: SessionError, attempt: Int, policy: RetryPolicy, random: inout some RandomNumberGenerator) {
-        switch error {
+        switch error.kind {
         case .guestBootstrapFailed(let bootstrap) where bootstrap.isTransient:
             let retryAfter: Duration? = if case .unavailable(_, let after) = bootstrap { after } else { nil }
             self = .transient(error, retryIn: policy.delay(afterAttempt: attempt, retryAfter: retryAfter, using: &random))

@@ -1,5 +1,9 @@
 extension SessionError {
     /// What an app should do about an error.
+    ///
+    /// Closed by design: each category is one thing an app does about a failure, so an app may
+    /// switch over them without a `default:`. A new category would be a new thing every app has
+    /// to do, which is a change an app should be told about by its compiler.
     public enum Category: String, Sendable, Hashable, CaseIterable {
         /// There is no usable session: show sign-in.
         case signInRequired
@@ -25,14 +29,14 @@ extension SessionError {
 
     /// What an app should do about this error.
     public var category: Category {
-        switch self {
+        switch kind {
         case .notSignedIn, .refreshTokenRejected, .verificationFailed, .handoffTimedOut, .authorizationDenied, .callbackRejected,
             .storedSessionForeign, .anotherAccountInStore:
             .signInRequired
         case .sessionExpired, .deviceCodeExpired:
             .signInRequired
         case .provider(let error):
-            // A provider error that ends a session arrives as another case (refreshTokenRejected,
+            // A provider error that ends a session arrives as another kind (refreshTokenRejected,
             // verificationFailed): this one kept the session, or left a sign-in where it was.
             error.isTransient ? .transient : .refused
         case .presentationFailed:
@@ -78,74 +82,31 @@ extension SessionError {
     public var isMisuse: Bool { category == .misuse }
     /// Whether the credential store failed.
     public var isStorageFailure: Bool { category == .storage }
-
-    /// A stable identifier, for logs and analytics: `not_signed_in`, `verification_failed.bad_signature`,
-    /// `provider.http_503`, `storage.corrupted` …; never a secret.
-    public var code: String {
-        switch self {
-        case .notSignedIn: "not_signed_in"
-        case .signInInProgress: "sign_in_in_progress"
-        case .alreadySignedIn: "already_signed_in"
-        case .signOutInProgress: "sign_out_in_progress"
-        case .accountDeletionInProgress: "account_deletion_in_progress"
-        case .cancelled: "cancelled"
-        case .handoffTimedOut: "handoff_timed_out"
-        case .authorizationDenied: "authorization_denied"
-        case .presentationFailed: "presentation_failed"
-        case .callbackRejected: "callback_rejected"
-        case .verificationFailed(let error): "verification_failed.\(error.code)"
-        case .provider(let error): "provider.\(error.code)"
-        case .refreshTokenRejected: "refresh_token_rejected"
-        case .accountDeletionRefused: "account_deletion_refused"
-        case .storage(let error): "storage.\(error.code)"
-        case .unsupported: "unsupported"
-        case .randomSourceFailed: "random_source_failed"
-        case .invalidRequestOptions: "invalid_request_options"
-        case .sessionExpired: "session_expired"
-        case .deviceCodeExpired: "device_code_expired"
-        case .userInfoRejected(let error): "userinfo_rejected.\(error.code)"
-        case .storedSessionForeign: "stored_session_foreign"
-        case .anotherAccountInStore: "another_account_in_store"
-        case .sessionFailed: "session_failed"
-        case .shutDown: "shut_down"
-        case .guestBootstrapFailed(let error): "guest_bootstrap_failed.\(Self.code(of: error))"
-        }
-    }
-}
-
-extension SessionError {
-    /// The stable part of a guest bootstrap error's code.
-    fileprivate static func code(of error: AnonymousBootstrapError) -> String {
-        switch error {
-        case .notConfigured: "not_configured"
-        case .invalidDeviceSecret: "invalid_device_secret"
-        case .rejected(let status, _): "http_\(status)"
-        case .unavailable(let status, _): "http_\(status)"
-        case .malformedResponse: "malformed_response"
-        case .transport: "transport"
-        case .storage(let error): "storage.\(error.code)"
-        case .cancelled: "cancelled"
-        case .inconsistent: "inconsistent"
-        }
-    }
 }
 
 extension SessionError: CustomStringConvertible {
-    /// The ``code`` and a secret-free detail.
+    /// The ``identifier`` and a secret-free detail.
     public var description: String {
-        switch self {
-        case .authorizationDenied(let detail), .presentationFailed(let detail), .callbackRejected(let detail), .unsupported(let detail),
-            .storedSessionForeign(let detail):
-            "\(code): \(detail)"
-        case .provider(let error): "\(code): \(error.summary)"
-        case .guestBootstrapFailed(let error): "\(code): \(error)"
-        case .accountDeletionRefused(let status): "\(code): HTTP \(status)"
-        case .storage(let error): "\(code): \(error)"
-        case .invalidRequestOptions(let error): "\(code): \(error)"
+        switch kind {
+        case .authorizationDenied(let error): "\(identifier): \(Self.printable(error))"
+        case .presentationFailed(let error): "\(identifier): \(error)"
+        case .callbackRejected(let refusal): "\(identifier): \(refusal)"
+        case .unsupported(let operation): "\(identifier): \(operation)"
+        case .storedSessionForeign(let mismatch): "\(identifier): \(mismatch)"
+        case .provider(let error): "\(identifier): \(error.summary)"
+        case .guestBootstrapFailed(let error): "\(identifier): \(error)"
+        case .accountDeletionRefused(let status): "\(identifier): HTTP \(status)"
+        case .storage(let error): "\(identifier): \(error)"
+        case .invalidRequestOptions(let error): "\(identifier): \(error)"
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
             .handoffTimedOut, .verificationFailed, .refreshTokenRejected, .randomSourceFailed, .anotherAccountInStore, .sessionExpired,
             .deviceCodeExpired, .userInfoRejected, .sessionFailed, .shutDown:
-            code
+            identifier
         }
+    }
+
+    /// A provider-chosen `error` code, cut to its registered character set and 64 characters.
+    private static func printable(_ value: String) -> String {
+        String(String.UnicodeScalarView(value.unicodeScalars.prefix(64).filter { $0.value >= 0x20 && $0.value <= 0x7E && $0 != "\\" }))
     }
 }

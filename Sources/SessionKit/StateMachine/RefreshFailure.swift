@@ -6,7 +6,7 @@ enum RefreshFailure: Sendable, Equatable {
     case permanent(SessionError)
     /// The session is over: the provider refused the refresh token; `answer` says how (status,
     /// error code or "empty body"), never a value.
-    case rejected(answer: String)
+    case rejected(answer: ProviderError)
     /// The refresh procedure found itself inconsistent (a bug in SessionKit): the session stops.
     case inconsistent(String)
 }
@@ -25,7 +25,7 @@ extension RefreshFailure {
         switch outcome {
         case .refreshed: return nil
         case .notSignedIn: self = .permanent(.notSignedIn)
-        case .refreshTokenRejected(let refusal): self = .rejected(answer: refusal.answerSummary)
+        case .refreshTokenRejected(let refusal): self = .rejected(answer: refusal)
         case .idTokenRejected(let failure): self = .permanent(.verificationFailed(failure))
         case .storageFailed(let error): self = .permanent(.storage(error))
         case .anotherAccount: self = .permanent(.anotherAccountInStore)
@@ -42,7 +42,7 @@ extension ServerOperationFailure {
     /// How a failed revocation or disconnect reaches the machine; a transient one waits the
     /// policy's backoff for `attempt` (never less than `Retry-After`).
     static func transient(_ error: ProviderError, attempt: Int, policy: RetryPolicy, random: inout some RandomNumberGenerator) -> Self {
-        .transient(error.summary, retryIn: policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &random) ?? .zero)
+        .transient(error, retryIn: policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter, using: &random) ?? .zero)
     }
 
     /// How a disconnect procedure's failed outcome reaches the machine; `nil` when it was confirmed.
@@ -61,11 +61,11 @@ extension ServerOperationFailure {
 /// Why a server-first operation (revoke, disconnect) failed, classified before it reaches the machine.
 enum ServerOperationFailure: Sendable, Equatable {
     /// May pass; retried after `retryIn`.
-    case transient(String, retryIn: Duration)
+    case transient(ProviderError, retryIn: Duration)
     /// The provider refused (401/403 on disconnect): credentials are kept.
     case refused(status: Int)
     /// The provider cannot be told (no endpoint, or a permanent refusal of a revocation).
-    case cannotTell(String)
+    case cannotTell(UnsupportedOperation)
     /// The store failed while journaling or completing.
     case storage(CredentialStoreError)
     /// The procedure found itself inconsistent (a bug in SessionKit): the session stops.

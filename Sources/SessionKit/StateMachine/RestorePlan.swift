@@ -9,7 +9,7 @@ enum RestorePlan<Tokens> {
     /// only a refresh can restore it.
     case incompleteSession
     /// A session written for another issuer or client: not this session's to restore.
-    case foreignSession(String)
+    case foreignSession(StoredSessionMismatch)
     /// A journaled sign-out or deletion: resume it.
     case pending(PendingOperation)
 }
@@ -26,9 +26,9 @@ extension RestorePlan {
             self = .pending(operation)
         } else if let session = record.session {
             if session.issuer != issuer {
-                self = .foreignSession("it was written for another issuer")
+                self = .foreignSession(.issuer)
             } else if !session.audience.contains(clientID) {
-                self = .foreignSession("it was written for another client")
+                self = .foreignSession(.client)
             } else if let restored = tokens(session) {
                 self = .session(restored)
             } else {

@@ -65,6 +65,10 @@ public enum CallbackRefusal: Sendable, Hashable, CustomStringConvertible {
     case stateMismatch
     /// A parameter appears more than once (RFC 6749 §3.1); the handoff keeps waiting.
     case repeatedParameter(name: String)
+    /// Its `iss` is not the provider's (RFC 9207): a mix-up; the sign-in ended.
+    case issuerMismatch
+    /// It carries neither a `code` nor an `error`; the sign-in ended.
+    case missingCode
 
     /// One readable phrase, without any parameter value.
     public var description: String {
@@ -72,6 +76,19 @@ public enum CallbackRefusal: Sendable, Hashable, CustomStringConvertible {
         case .noHandoffWaiting: "no handoff waits for a callback"
         case .stateMismatch: "state does not match the pending handoff"
         case .repeatedParameter(let name): "parameter \(name) repeated"
+        case .issuerMismatch: "iss mismatch"
+        case .missingCode: "no code"
+        }
+    }
+
+    /// The stable name: `no_handoff_waiting`, `state_mismatch`, `repeated_parameter`, `issuer_mismatch`, `missing_code`.
+    public var code: String {
+        switch self {
+        case .noHandoffWaiting: "no_handoff_waiting"
+        case .stateMismatch: "state_mismatch"
+        case .repeatedParameter: "repeated_parameter"
+        case .issuerMismatch: "issuer_mismatch"
+        case .missingCode: "missing_code"
         }
     }
 }

@@ -54,7 +54,7 @@ extension SessionStateMachine {
             authorization = value
         case .failure(let error):
             let reason: TransitionReason =
-                if case .provider(let failure) = error { .deviceSignInFailed(failure.summary) } else { Self.reason(for: error) }
+                if case .provider = error.kind { .deviceSignInFailed(error) } else { Self.reason(for: error) }
             return endHandoff(handoff, reason: reason, error: error)
         }
         let planner = DevicePollPlanner(authorization)
@@ -121,7 +121,7 @@ extension SessionStateMachine {
             case .expired:
                 return endHandoff(handoff, reason: .deviceCodeExpired, error: .deviceCodeExpired)
             case .rejected(let error):
-                return endHandoff(handoff, reason: .deviceSignInFailed(error.summary), error: .provider(error))
+                return endHandoff(handoff, reason: .deviceSignInFailed(.provider(error)), error: .provider(error))
             case .cancelled:
                 return endHandoff(handoff, reason: .handoffCancelled, error: .cancelled)
             }

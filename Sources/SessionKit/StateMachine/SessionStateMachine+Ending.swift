@@ -172,9 +172,10 @@ extension SessionStateMachine {
             case .transient(let why, let delay):
                 return retry(operation, stage: .revoking, why: why, after: delay)
             case .cannotTell(let why):
-                return finishSignOut(operation, reason: .signedOutLocallyOnly(why), plan: endSession)
+                return finishSignOut(operation, reason: .signedOutLocallyOnly(.unsupported(why)), plan: endSession)
             case .refused(let status):
-                return finishSignOut(operation, reason: .signedOutLocallyOnly("revocation refused (\(status))"), plan: endSession)
+                let refusal = ProviderError.http(status: status, error: nil, retryAfterSeconds: nil, excerpt: "")
+                return finishSignOut(operation, reason: .signedOutLocallyOnly(.provider(refusal)), plan: endSession)
             case .storage(let error):
                 return storageFailed(operation, stage: .revoking, error: error)
             case .inconsistent:
@@ -213,7 +214,7 @@ extension SessionStateMachine {
         }
     }
 
-    private mutating func retry(_ operation: ServerOperation, stage: SessionStage, why: String, after delay: Duration)
+    private mutating func retry(_ operation: ServerOperation, stage: SessionStage, why: ProviderError, after delay: Duration)
         -> [Action]
     {
         var operation = operation
@@ -224,7 +225,8 @@ extension SessionStateMachine {
         state = stage == .revoking ? .revoking(operation) : .disconnecting(operation)
         return [
             .transition(
-                from: stage, to: stage, reason: .retrying(attempt: operation.attempt - 1, afterSeconds: Self.seconds(delay), because: why)),
+                from: stage, to: stage,
+                reason: .retrying(attempt: operation.attempt - 1, afterSeconds: Self.seconds(delay), because: .provider(why))),
             .startTimer(timer, after: delay),
         ]
     }
@@ -239,7 +241,7 @@ extension SessionStateMachine {
         -> [Action]
     {
         let waiters = operation.waiters.ordered
-        let reason = TransitionReason.storageFailed(Self.describe(.storage(error)))
+        let reason = TransitionReason.storageFailed(error)
         if case .locked = error, let tokens = operation.tokens {
             state = .active(Active(tokens: tokens))
             return [.transition(from: stage, to: .active, reason: reason), .resume(waiters, .failed(.storage(error)))]
@@ -253,7 +255,7 @@ extension SessionStateMachine {
     /// that a relaunch will not resume it.
     mutating func serverOperationNotJournaled(_ error: CredentialStoreError, generation: UInt64) -> [Action] {
         guard generation == self.generation else { return [] }
-        let reason = TransitionReason.notJournaled(Self.describe(.storage(error)))
+        let reason = TransitionReason.notJournaled(error)
         switch state {
         case .revoking: return [.transition(from: .revoking, to: .revoking, reason: reason)]
         case .disconnecting: return [.transition(from: .disconnecting, to: .disconnecting, reason: reason)]

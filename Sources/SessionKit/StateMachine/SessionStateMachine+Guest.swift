@@ -73,7 +73,7 @@ extension SessionStateMachine {
             // Abandoned already (signed out, shut down): its answer is moot.
             return []
         }
-        if case .guestBootstrapFailed(.inconsistent) = error {
+        if case .guestBootstrapFailed(.inconsistent) = error.kind {
             // The procedure asserted already (debug builds stop there).
             return stopAfterInconsistency()
         }
@@ -121,7 +121,7 @@ extension SessionStateMachine {
         let waiters = operation.waiters.ordered
         if case .failure(let error) = result {
             // Nothing is known to be wiped: the guest session stays, and the caller is told why.
-            let reason = TransitionReason.storageFailed(Self.describe(.storage(error)))
+            let reason = TransitionReason.storageFailed(error)
             guard let tokens = operation.tokens else { return inconsistency("a guest session ended without its key", resuming: waiters) }
             state = .active(Active(tokens: tokens))
             return [.transition(from: stage, to: .active, reason: reason), .resume(waiters, .failed(.storage(error)))]

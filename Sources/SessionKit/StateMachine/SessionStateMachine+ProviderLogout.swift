@@ -49,7 +49,7 @@ extension SessionStateMachine {
     ) -> [Action] {
         generation += 1
         state = .signedOut
-        let reason: TransitionReason = outcome == .completed ? .providerSessionEnded : .providerSessionNotEnded(outcome.description)
+        let reason: TransitionReason = outcome == .completed ? .providerSessionEnded : .providerSessionNotEnded(outcome)
         return [
             .cancelTimer(logout.timer), .cancelPresenter, .transition(from: .revoking, to: .signedOut, reason: reason),
             .emit(.providerLogout(outcome)), .resume(operation.waiters.ordered, .done),

@@ -60,11 +60,11 @@ extension SessionStateMachine {
         }
         let failure: (TransitionReason, SessionError)?
         if let issuer = callback.issuer, issuer != expectedIssuer {
-            failure = (.callbackRejected("iss mismatch"), .callbackRejected("iss mismatch"))
+            failure = (.callbackRejected(.issuerMismatch), .callbackRejected(.issuerMismatch))
         } else if let error = callback.error {
             failure = (.authorizationDenied(error: error), .authorizationDenied(error))
         } else if callback.code == nil || callback.code?.isEmpty == true {
-            failure = (.callbackRejected("no code"), .callbackRejected("no code"))
+            failure = (.callbackRejected(.missingCode), .callbackRejected(.missingCode))
         } else {
             failure = nil
         }
@@ -97,10 +97,10 @@ extension SessionStateMachine {
         switch error {
         case .cancelled:
             return endHandoff(handoff, reason: .handoffCancelled, error: .cancelled)
-        case .presentationFailed(let why):
-            return endHandoff(handoff, reason: .presentationFailed(why), error: .presentationFailed(why))
+        case .presentationFailed:
+            return endHandoff(handoff, reason: .presentationFailed(error), error: .presentationFailed(error))
         case .unsupported(let why):
-            return endHandoff(handoff, reason: .presentationFailed(why), error: .unsupported(why))
+            return endHandoff(handoff, reason: .presentationFailed(error), error: .unsupported(.presentation(why)))
         }
     }
 

@@ -93,7 +93,7 @@ extension SessionStateMachine {
     /// handed out until it expires, and then the session ends and asks for sign-in.
     private mutating func tokenRequestedWithoutRefreshToken(_ active: Active, waiter: Waiter, now: Date, force: Bool) -> [Action] {
         if !configuration.timing.isExpired(expiresAt: active.tokens.accessTokenExpiresAt, now: now) {
-            if force { return [.resume([waiter], .failed(.unsupported("the session has no refresh token")))] }
+            if force { return [.resume([waiter], .failed(.unsupported(.refreshWithoutRefreshToken)))] }
             return [.resume([waiter], .tokens(active.tokens))]
         }
         generation += 1
@@ -181,7 +181,7 @@ extension SessionStateMachine {
             var actions: [Action] = [
                 .transition(
                     from: .refreshing, to: .refreshing,
-                    reason: .retrying(attempt: refreshing.attempt - 1, afterSeconds: Self.seconds(retryIn), because: Self.describe(error))),
+                    reason: .retrying(attempt: refreshing.attempt - 1, afterSeconds: Self.seconds(retryIn), because: error)),
                 .startTimer(timer, after: retryIn),
             ]
             if let previous = refreshing.previous, !configuration.timing.isExpired(expiresAt: previous.accessTokenExpiresAt, now: now),
@@ -199,7 +199,7 @@ extension SessionStateMachine {
             if let previous = refreshing.previous {
                 state = .active(Active(tokens: previous))
                 var actions: [Action] = [
-                    .transition(from: .refreshing, to: .active, reason: .refreshFailedTransiently(Self.describe(error)))
+                    .transition(from: .refreshing, to: .active, reason: .refreshFailedTransiently(error))
                 ]
                 if configuration.timing.isExpired(expiresAt: previous.accessTokenExpiresAt, now: now) {
                     actions.append(.resume(waiters, .failed(error)))
@@ -216,7 +216,7 @@ extension SessionStateMachine {
             self.generation += 1
             state = .signedOut
             return [
-                .transition(from: .refreshing, to: .signedOut, reason: .refreshFailedTransiently(Self.describe(error))),
+                .transition(from: .refreshing, to: .signedOut, reason: .refreshFailedTransiently(error)),
                 .resume(waiters, .failed(error)),
             ]
         case .permanent(let error):

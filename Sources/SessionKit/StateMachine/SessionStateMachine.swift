@@ -244,41 +244,24 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
 
     /// The reason a stage change names for a failed sign-in or refresh.
     static func reason(for error: SessionError) -> TransitionReason {
-        switch error {
-        case .verificationFailed(let error): .verificationFailed(code: error.code)
-        case .refreshTokenRejected: .refreshRejected("invalid_grant")
-        case .storage: .storageFailed(describe(error))
-        case .provider: .exchangeFailed(describe(error))
+        switch error.kind {
+        case .verificationFailed(let failure): .verificationFailed(failure)
+        case .refreshTokenRejected: .refreshRejected(nil)
+        case .storage(let failure): .storageFailed(failure)
         case .cancelled: .handoffCancelled
         case .handoffTimedOut: .handoffTimedOut
         case .authorizationDenied(let code): .authorizationDenied(error: code)
-        case .callbackRejected(let why): .callbackRejected(why)
-        case .presentationFailed(let why): .presentationFailed(why)
+        case .callbackRejected(let refusal): .callbackRejected(refusal)
+        case .presentationFailed(let failure): .presentationFailed(failure)
         case .sessionExpired: .sessionExpired
         case .deviceCodeExpired: .deviceCodeExpired
-        case .invalidRequestOptions, .userInfoRejected: .exchangeFailed(describe(error))
         case .anotherAccountInStore: .anotherAccountInStore
-        case .storedSessionForeign(let why): .storedSessionNotRestored(why)
-        case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress,
-            .accountDeletionRefused, .unsupported, .randomSourceFailed, .shutDown:
-            .exchangeFailed(describe(error))
+        case .storedSessionForeign(let mismatch): .storedSessionNotRestored(mismatch)
         case .sessionFailed: .internalFailure
-        case .guestBootstrapFailed: .guestBootstrapFailed(describe(error))
-        }
-    }
-
-    /// A short, secret-free phrase for a transition reason.
-    static func describe(_ error: SessionError) -> String {
-        switch error {
-        case .provider(let provider): provider.summary
-        case .storage(let storage): "\(storage)"
-        case .verificationFailed(let error): error.code
-        case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
-            .handoffTimedOut, .authorizationDenied, .presentationFailed, .callbackRejected, .refreshTokenRejected,
-            .accountDeletionRefused, .unsupported, .randomSourceFailed, .storedSessionForeign, .anotherAccountInStore, .sessionFailed,
-            .shutDown,
-            .invalidRequestOptions, .sessionExpired, .deviceCodeExpired, .userInfoRejected, .guestBootstrapFailed:
-            "\(error)"
+        case .guestBootstrapFailed: .guestBootstrapFailed(error)
+        case .provider, .invalidRequestOptions, .userInfoRejected, .notSignedIn, .signInInProgress, .alreadySignedIn,
+            .signOutInProgress, .accountDeletionInProgress, .accountDeletionRefused, .unsupported, .randomSourceFailed, .shutDown:
+            .exchangeFailed(error)
         }
     }
 }

@@ -102,7 +102,7 @@ public struct CredentialRecord: Sendable, Equatable, Codable {
 }
 
 /// Why a store could not be read or written. Never "signed out" in disguise.
-public enum CredentialStoreError: Error, Sendable, Equatable {
+public enum CredentialStoreError: Error, Sendable, Hashable {
     /// The stored data is truncated, zeroed or fails its checksum.
     case corrupted(String)
     /// The data was written by a newer schema version than this build reads.

@@ -185,7 +185,7 @@ final class CrashRig: Sendable {
         var refusal: Int?
         for await event in events {
             guard case .transition(let transition) = event, transition.reason != .current else { continue }
-            if case .accountDeletionRefused(let status) = transition.reason { refusal = status }
+            if case .accountDeletionRefused(let status) = transition.reason.kind { refusal = status }
             if transition.to == .signedOut || transition.to == .active { return (transition.to, refusal) }
         }
         return (nil, refusal)

@@ -183,7 +183,7 @@ struct SessionModelTests {
         await #expect(throws: SessionError.refreshTokenRejected) { try await env.session.refresh() }
         await observeUntil { model.lastError != nil }
 
-        guard case .session(.refreshRejected) = model.lastError else {
+        guard case .session(let reason) = model.lastError, reason.code == .refreshRejected else {
             Issue.record("expected the refresh rejection, got \(String(describing: model.lastError))")
             return
         }
@@ -263,7 +263,7 @@ struct SessionModelTests {
             Issue.record("expected the refused refresh as the last error, got \(String(describing: model.lastError))")
             return
         }
-        #expect(error.code == "provider.http_403")
+        #expect(error.identifier == "provider.http_403")
         #expect(error.category == .refused)
     }
 
@@ -295,16 +295,19 @@ struct SessionModelTests {
         #expect(model.identity == nil)
     }
 
+    nonisolated static let unavailable = SessionError.provider(.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: ""))
+
     @Test(arguments: [
-        TransitionReason.authorizationDenied(error: "access_denied"), .handoffTimedOut, .refreshRejected("invalid_grant"),
-        .storageFailed("disk"), .signedOutLocallyOnly("no endpoint"), .accountDeletionRefused(status: 403),
+        TransitionReason.authorizationDenied(error: "access_denied"), .handoffTimedOut, .refreshRejected(nil),
+        .storageFailed(.noSpace), .signedOutLocallyOnly(.unsupported(.revocation)), .accountDeletionRefused(status: 403),
     ])
     func failuresAreWorthShowing(_ reason: TransitionReason) {
         #expect(SessionModelError.isWorthShowing(reason))
     }
 
     @Test(arguments: [
-        TransitionReason.handoffCancelled, .refreshFailedTransiently("503"), .retrying(attempt: 1, afterSeconds: 1, because: "503"),
+        TransitionReason.handoffCancelled, .refreshFailedTransiently(Self.unavailable),
+        .retrying(attempt: 1, afterSeconds: 1, because: Self.unavailable),
         .verified(subject: "a"), .current,
     ])
     func choicesAndTransientFailuresAreNot(_ reason: TransitionReason) {

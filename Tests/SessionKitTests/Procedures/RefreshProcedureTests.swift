@@ -234,7 +234,7 @@ struct RefreshFailureClassificationTests {
     }
 
     @Test func theEndsOfASession() {
-        #expect(classify(.refreshTokenRejected(F.invalidGrant)) == .rejected(answer: "400 invalid_grant"))
+        #expect(classify(.refreshTokenRejected(F.invalidGrant)) == .rejected(answer: F.invalidGrant))
         #expect(classify(.idTokenRejected(.badSignature)) == .permanent(.verificationFailed(.badSignature)))
         #expect(classify(.storageFailed(.noSpace)) == .permanent(.storage(.noSpace)))
         #expect(classify(.notSignedIn) == .permanent(.notSignedIn))

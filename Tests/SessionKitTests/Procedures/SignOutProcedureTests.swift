@@ -70,7 +70,7 @@ struct SignOutProcedureTests {
         _ = p.start()
         _ = p.journaled(.journaled(F.session("RT-1")))
         #expect(p.revoked(.success(false)) == .wipe)
-        #expect(p.wiped(.success(())) == .finish(.cannotTell("the provider has no revocation endpoint", idTokenHint: nil)))
+        #expect(p.wiped(.success(())) == .finish(.cannotTell(.revocation, idTokenHint: nil)))
     }
 
     @Test("the wipe leaves a session stored by a new sign-in in the meantime")

@@ -183,7 +183,7 @@ import Testing
             _ = try await verifier.verifyRefreshAsSession(rotated, previous: previous(), now: now)
             Issue.record("verified without keys")
         } catch {
-            guard case .provider(let providerError) = error else {
+            guard let providerError = error.providerError else {
                 Issue.record("expected a provider error, got \(error)")
                 return
             }

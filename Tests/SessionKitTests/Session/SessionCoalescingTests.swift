@@ -92,10 +92,11 @@ struct SessionCoalescingTests {
         #expect(await late.value.value == first)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 2)
         let retry = try #require(h.retries.first)
+        #expect(TransitionReason.phrase(retry.because) == "503 server_error")
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .refreshing, .tokenDue(inSeconds: 0, callers: 1)),
-                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "503 server_error")),
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: retry.because)),
                 .move(.refreshing, .active, .refreshed(callers: 2)),
             ])
     }
@@ -119,7 +120,11 @@ struct SessionCoalescingTests {
             #expect(await caller.value.error == .provider(.transport(.connectionFailed("simulated connection failure"))))
         }
         #expect(h.provider.requestCount(grantType: "refresh_token") == 3)
-        #expect(h.steps.last == .move(.refreshing, .active, .refreshFailedTransiently("connection failed")))
+        #expect(
+            h.steps.last
+                == .move(
+                    .refreshing, .active,
+                    .refreshFailedTransiently(.provider(.transport(.connectionFailed("simulated connection failure"))))))
         #expect(h.store.record.session == signedIn)
 
         let token = try await session.validAccessToken()

@@ -40,7 +40,7 @@ struct SessionDefaultsTests {
         let session = automaticSession(env, deviceKeys: .none)
         env.presenter.enqueue(.approve(subject: "alice"))
         try await session.signIn()
-        await #expect(throws: SessionError.unsupported("no device-key source is set, and the disconnect needs a device key")) {
+        await #expect(throws: SessionError.unsupported(.deviceKey)) {
             try await session.deleteAccount()
         }
         #expect(session.stage == .active)
@@ -57,7 +57,7 @@ struct SessionDefaultsTests {
             wallClock: { [clock = env.clock] in clock.wallClockNow() })
         env.presenter.enqueue(.approve(subject: "alice"))
         try await session.signIn()
-        await #expect(throws: SessionError.unsupported("the provider offers no app disconnect")) { try await session.deleteAccount() }
+        await #expect(throws: SessionError.unsupported(.accountDeletion)) { try await session.deleteAccount() }
     }
 
     @Test("the short initialiser needs only the provider and a presenter")

@@ -56,7 +56,7 @@ struct SessionDeterminismTests {
 
         // The log is the full story, not an empty one: every retry with its jittered delay and date.
         let retries = reference.events.compactMap { event -> Double? in
-            guard case .transition(let transition) = event, case .retrying(_, let after, _) = transition.reason else { return nil }
+            guard case .transition(let transition) = event, case .retrying(_, let after, _) = transition.reason.kind else { return nil }
             return after
         }
         #expect(retries.count == 6)

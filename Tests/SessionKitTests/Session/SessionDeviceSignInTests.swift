@@ -116,7 +116,7 @@ struct SessionDeviceSignInTests {
         await h.advanceToNextSleeper()
         let error = try #require(await signIn.value.error)
         #expect(error == .deviceCodeExpired)
-        #expect(error.code == "device_code_expired")
+        #expect(error.identifier == "device_code_expired")
         #expect(error.category == .signInRequired)
         #expect(pollTimes(h) == [5, 10])
         #expect(h.steps.last == .move(.handoff, .signedOut, .deviceCodeExpired))
@@ -163,7 +163,7 @@ struct SessionDeviceSignInTests {
             clock: h.clock, wallClock: { [clock = h.clock] in clock.wallClockNow() })
         let events = SessionHarness.Collected<SessionEvent>()
         session.addObserver { events.append($0) }
-        await #expect(throws: SessionError.unsupported("this presenter cannot show a device code")) {
+        await #expect(throws: SessionError.unsupported(.presentation("this presenter cannot show a device code"))) {
             try await session.signInWithDeviceCode()
         }
         #expect(session.stage == .signedOut)
@@ -172,7 +172,7 @@ struct SessionDeviceSignInTests {
             Issue.record("expected a transition, got \(last)")
             return
         }
-        #expect(transition.reason == .presentationFailed("this presenter cannot show a device code"))
+        #expect(transition.reason == .presentationFailed(.unsupported("this presenter cannot show a device code")))
         await h.waitUntil("no timer left") { h.clock.sleeperCount == 0 }
     }
 
@@ -180,7 +180,7 @@ struct SessionDeviceSignInTests {
     func noEndpoint() async throws {
         let h = try SessionHarness { $0.provider.deviceAuthorizationEndpoint = nil }
         await h.startRecording()
-        await #expect(throws: SessionError.unsupported("the provider offers no device authorization endpoint")) {
+        await #expect(throws: SessionError.unsupported(.deviceAuthorization)) {
             try await h.session.signInWithDeviceCode()
         }
         #expect(h.steps.isEmpty)
@@ -194,13 +194,13 @@ struct SessionDeviceSignInTests {
         h.provider.script(.unauthorized, on: .deviceAuthorization)
         let error = try #require(
             await SessionCallResult { () async throws(SessionError) in try await h.session.signInWithDeviceCode() }.error)
-        guard case .provider(let failure) = error else {
+        guard case .provider(let failure) = error.kind else {
             Issue.record("expected a provider error, got \(error)")
             return
         }
         #expect(failure.status == 401)
         #expect(h.presenter.presentedDeviceCodes.isEmpty)
-        guard case .move(.handoff, .signedOut, .deviceSignInFailed)? = h.steps.last else {
+        guard case .move(.handoff, .signedOut, let reason)? = h.steps.last, reason.code == .deviceSignInFailed else {
             Issue.record("unexpected last step \(String(describing: h.steps.last))")
             return
         }
@@ -226,7 +226,7 @@ struct SessionDeviceSignInTests {
         await h.advanceToNextSleeper()
         let error = try #require(await signIn.value.error)
         #expect(error == .verificationFailed(.missingIDToken))
-        #expect(error.code == "verification_failed.missing_id_token")
+        #expect(error.identifier == "verification_failed.missing_id_token")
         #expect(error.requiresSignIn)
         #expect(h.store.record.session == nil)
         await h.waitUntil("the unused refresh token is revoked") { h.deferredRevocations == 1 }

@@ -45,7 +45,7 @@ struct SessionEndpointFaultTests {
         }
         let result = await signIn.value
 
-        guard case .provider(let error)? = result.error else {
+        guard case .provider(let error)? = result.error?.kind else {
             Issue.record("expected a provider error, got \(result)")
             return
         }
@@ -54,7 +54,7 @@ struct SessionEndpointFaultTests {
             h.steps == [
                 .move(.signedOut, .handoff, .signInRequested),
                 .move(.handoff, .verifying, .callbackReceived),
-                .move(.verifying, .signedOut, .exchangeFailed(summary)),
+                .move(.verifying, .signedOut, .exchangeFailed(.provider(error))),
             ])
         #expect(h.session.stage == .signedOut)
         #expect(h.store.record.isEmpty)
@@ -96,7 +96,7 @@ struct SessionEndpointFaultTests {
         let signIn = await signInTask(h, .tamperedIDToken(tampering))
         let result = await signIn.value
 
-        guard case .verificationFailed(let error)? = result.error else {
+        guard case .verificationFailed(let error)? = result.error?.kind else {
             Issue.record("expected verificationFailed, got \(result)")
             return
         }
@@ -106,7 +106,7 @@ struct SessionEndpointFaultTests {
             h.steps == [
                 .move(.signedOut, .handoff, .signInRequested),
                 .move(.handoff, .verifying, .callbackReceived),
-                .move(.verifying, .signedOut, .verificationFailed(code: code)),
+                .move(.verifying, .signedOut, .verificationFailed(error)),
                 .event(.deferredRevocationCompleted),
             ])
         let rejected = try #require(h.issued.refreshTokens.first)
@@ -155,6 +155,7 @@ struct SessionEndpointFaultTests {
         #expect(await signOut.value.error == nil)
 
         let retry = try #require(h.retries.first)
+        #expect(TransitionReason.phrase(retry.because) == because)
         if case .rateLimited = fault {
             #expect(retry.afterSeconds == 45)
         } else {
@@ -163,7 +164,7 @@ struct SessionEndpointFaultTests {
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .revoking, .signOutRequested),
-                .move(.revoking, .revoking, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: because)),
+                .move(.revoking, .revoking, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: retry.because)),
                 .move(.revoking, .signedOut, .revocationConfirmed),
             ])
         #expect(h.provider.requestCount(for: .revocation) == 2)
@@ -215,7 +216,9 @@ struct SessionEndpointFaultTests {
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .revoking, .signOutRequested),
-                .move(.revoking, .signedOut, .signedOutLocallyOnly("revocation refused (\(status))")),
+                .move(
+                    .revoking, .signedOut,
+                    .signedOutLocallyOnly(.provider(.http(status: status, error: nil, retryAfterSeconds: nil, excerpt: "")))),
             ])
         #expect(h.store.record.isEmpty)
         #expect(h.provider.requestCount(for: .revocation) == 1)
@@ -233,7 +236,7 @@ struct SessionEndpointFaultTests {
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .revoking, .signOutRequested),
-                .move(.revoking, .signedOut, .signedOutLocallyOnly("the provider has no revocation endpoint")),
+                .move(.revoking, .signedOut, .signedOutLocallyOnly(.unsupported(.revocation))),
             ])
         #expect(h.store.record.isEmpty)
         #expect(h.provider.requestCount(for: .revocation) == 0)
@@ -295,6 +298,7 @@ struct SessionEndpointFaultTests {
         #expect(await deletion.value.error == nil)
 
         let retry = try #require(h.retries.first)
+        #expect(TransitionReason.phrase(retry.because) == because)
         if case .rateLimited = fault {
             #expect(retry.afterSeconds == 12)
         } else {
@@ -306,7 +310,7 @@ struct SessionEndpointFaultTests {
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .disconnecting, .accountDeletionRequested),
-                .move(.disconnecting, .disconnecting, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: because)),
+                .move(.disconnecting, .disconnecting, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: retry.because)),
                 .move(.disconnecting, .signedOut, .accountDeleted),
                 .event(.deleteUserData(subject: "alice")),
                 .event(.deferredRevocationCompleted),
@@ -324,13 +328,14 @@ struct SessionEndpointFaultTests {
         await h.advanceToNextSleeper()
         #expect(await deletion.value.error == nil)
         let retry = try #require(h.retries.first)
+        #expect(TransitionReason.phrase(retry.because) == "HTTP 503")
         // The refresh token is revoked in the background; let that finish before reading the provider.
         await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
         await h.waitUntil("revocation queue drained") { h.store.record.pendingRevocations.isEmpty }
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .disconnecting, .accountDeletionRequested),
-                .move(.disconnecting, .disconnecting, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "HTTP 503")),
+                .move(.disconnecting, .disconnecting, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: retry.because)),
                 .move(.disconnecting, .signedOut, .accountDeleted),
                 .event(.deleteUserData(subject: "alice")),
                 .event(.deferredRevocationCompleted),
@@ -345,11 +350,11 @@ struct SessionEndpointFaultTests {
         let h = try SessionHarness { $0.provider.disconnectEndpoint = nil }
         await h.startRecording()
         let signedIn = try await h.signIn()
-        await #expect(throws: SessionError.unsupported("the provider offers no app disconnect")) { try await h.session.deleteAccount() }
+        await #expect(throws: SessionError.unsupported(.accountDeletion)) { try await h.session.deleteAccount() }
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .disconnecting, .accountDeletionRequested),
-                .move(.disconnecting, .active, .accountDeletionUnavailable("the provider offers no app disconnect")),
+                .move(.disconnecting, .active, .accountDeletionUnavailable(.accountDeletion)),
             ])
         #expect(h.store.record.session == signedIn)
         #expect(h.store.record.pendingOperation == nil)
@@ -395,17 +400,18 @@ struct SessionEndpointFaultTests {
         h.presenter.enqueue(.approve(subject: "alice"))
         let result = await SessionCallResult { () async throws(SessionError) in try await h.session.signIn() }
 
-        guard case .provider(let error)? = result.error else {
+        guard case .provider(let error)? = result.error?.kind else {
             Issue.record("expected a provider error, got \(result)")
             return
         }
         #expect(error.status == 503)
+        #expect(error.summary == "503 server_error")
         await h.waitUntil("the unverified refresh token revoked") { h.deferredRevocations == 1 }
         #expect(
             h.steps == [
                 .move(.signedOut, .handoff, .signInRequested),
                 .move(.handoff, .verifying, .callbackReceived),
-                .move(.verifying, .signedOut, .exchangeFailed("503 server_error")),
+                .move(.verifying, .signedOut, .exchangeFailed(.provider(error))),
                 .event(.deferredRevocationCompleted),
             ])
         #expect(h.journal.savedRecords.allSatisfy { $0.session == nil })
@@ -428,10 +434,11 @@ struct SessionEndpointFaultTests {
         #expect(h.provider.requestLog.filter { $0.endpoint == .jwks }.map(\.status).prefix(2) == [200, 503])
         #expect(h.provider.requestLog.filter { $0.endpoint == .jwks }.map(\.status) == [200, 503, 200])
         let retry = try #require(h.retries.first)
+        #expect(TransitionReason.phrase(retry.because) == "503 server_error")
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .refreshing, .tokenDue(inSeconds: 0, callers: 1)),
-                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "503 server_error")),
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: retry.because)),
                 .move(.refreshing, .active, .refreshed(callers: 1)),
             ])
         let token = try #require(result.value)

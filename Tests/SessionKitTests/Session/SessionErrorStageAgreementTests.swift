@@ -64,7 +64,7 @@ struct SessionErrorStageAgreementTests {
         let error = try #require(await SessionCallResult { () async throws(SessionError) in try await h.session.validAccessToken() }.error)
         #expect(error.category == .refused)
         #expect(!error.requiresSignIn)
-        #expect(error.code == "provider.http_\(status)")
+        #expect(error.identifier == "provider.http_\(status)")
         #expect(h.session.stage == .active)
         // Following the error's advice (try again later) works; signing in would be misuse.
         await #expect(throws: SessionError.alreadySignedIn) { try await h.session.signIn() }
@@ -138,7 +138,7 @@ struct SessionErrorStageAgreementTests {
                 #expect(h.provider.activeGrantCount == 0, context)
                 #expect(h.store.record.session == nil, context)
                 let notJournaled = h.events.contains { event in
-                    guard case .transition(let transition) = event, case .notJournaled = transition.reason else { return false }
+                    guard case .transition(let transition) = event, case .notJournaled = transition.reason.kind else { return false }
                     return transition.from == transition.to
                 }
                 #expect(notJournaled, context)

@@ -9,19 +9,84 @@ import Testing
 struct SessionErrorTests {
     static let all: [SessionError] = [
         .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
-        .handoffTimedOut, .authorizationDenied("access_denied"), .presentationFailed("no browser"), .callbackRejected("iss mismatch"),
-        .verificationFailed(.badSignature), .provider(.transport(.timedOut)),
-        .provider(.http(status: 400, error: "invalid_request", retryAfterSeconds: nil, excerpt: "")), .refreshTokenRejected,
-        .accountDeletionRefused(status: 403), .storage(.noSpace), .unsupported("no disconnect"), .randomSourceFailed,
+        .handoffTimedOut, .authorizationDenied("access_denied"), .presentationFailed(.presentationFailed("no browser")),
+        .callbackRejected(.issuerMismatch), .verificationFailed(.badSignature), .provider(.transport(.timedOut)),
+        .refreshTokenRejected, .accountDeletionRefused(status: 403), .storage(.noSpace), .unsupported(.accountDeletion),
+        .storedSessionForeign(.client), .anotherAccountInStore, .randomSourceFailed, .invalidRequestOptions(.promptNoneWithOthers),
+        .sessionExpired, .deviceCodeExpired, .userInfoRejected(.subjectMismatch), .sessionFailed, .shutDown,
+        .guestBootstrapFailed(.invalidDeviceSecret),
     ]
 
-    @Test func everyErrorHasADistinctStableCode() {
+    @Test func everyKindOfErrorHasItsOwnStableCode() {
         let codes = Self.all.map(\.code)
         #expect(Set(codes).count == codes.count)
-        #expect(codes.allSatisfy { !$0.isEmpty && $0 == $0.lowercased() && !$0.contains(" ") })
-        #expect(SessionError.verificationFailed(.badSignature).code == "verification_failed.bad_signature")
-        #expect(SessionError.provider(.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: "")).code == "provider.http_503")
-        #expect(SessionError.storage(.corrupted("x")).code == "storage.corrupted")
+        #expect(codes.allSatisfy { !$0.name.isEmpty && $0.name == $0.name.lowercased() && !$0.name.contains(" ") })
+        #expect(Self.all.map(\.identifier).allSatisfy { $0.hasPrefix($0.split(separator: ".")[0]) && !$0.contains(" ") })
+        #expect(SessionError.verificationFailed(.badSignature).code == .verificationFailed)
+        #expect(SessionError.verificationFailed(.badSignature).identifier == "verification_failed.bad_signature")
+        let unavailable = SessionError.provider(.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: ""))
+        #expect(unavailable.code == .provider)
+        #expect(unavailable.identifier == "provider.http_503")
+        #expect(SessionError.storage(.corrupted("x")).identifier == "storage.corrupted")
+        #expect(SessionError.unsupported(.deviceAuthorization).identifier == "unsupported.device_authorization")
+        #expect(SessionError.callbackRejected(.missingCode).identifier == "callback_rejected.missing_code")
+        #expect(SessionError.storedSessionForeign(.issuer).identifier == "stored_session_foreign.issuer")
+        // A provider-chosen error code is kept only in its registered form.
+        #expect(SessionError.authorizationDenied("access_denied").identifier == "authorization_denied.access_denied")
+        #expect(SessionError.authorizationDenied("<script>").identifier == "authorization_denied.other")
+    }
+
+    @Test func theDetailsAreTyped() {
+        let unavailable = ProviderError.http(status: 503, error: "temporarily_unavailable", retryAfterSeconds: 5, excerpt: "")
+        #expect(SessionError.provider(unavailable).providerError == unavailable)
+        #expect(SessionError.provider(unavailable).httpStatus == 503)
+        #expect(SessionError.accountDeletionRefused(status: 403).httpStatus == 403)
+        #expect(SessionError.verificationFailed(.expired).verificationError == .expired)
+        #expect(SessionError.storage(.noSpace).storageError == .noSpace)
+        #expect(SessionError.guestBootstrapFailed(.storage(.locked("device locked"))).storageError == .locked("device locked"))
+        #expect(SessionError.unsupported(.deviceKey).unsupportedOperation == .deviceKey)
+        #expect(SessionError.callbackRejected(.issuerMismatch).callbackRefusal == .issuerMismatch)
+        #expect(SessionError.storedSessionForeign(.client).storedSessionMismatch == .client)
+        #expect(SessionError.authorizationDenied("access_denied").authorizationError == "access_denied")
+        #expect(SessionError.presentationFailed(.cancelled).handoffError == .cancelled)
+        #expect(SessionError.userInfoRejected(.subjectMismatch).userInfoError == .subjectMismatch)
+        #expect(SessionError.invalidRequestOptions(.promptNoneWithOthers).requestOptionsError == .promptNoneWithOthers)
+        #expect(SessionError.guestBootstrapFailed(.invalidDeviceSecret).guestBootstrapError == .invalidDeviceSecret)
+        // A detail of another kind is absent.
+        #expect(SessionError.notSignedIn.providerError == nil)
+        #expect(SessionError.provider(unavailable).storageError == nil)
+        #expect(SessionError.storage(.noSpace).httpStatus == nil)
+    }
+
+    @Test func everyReasonHasItsOwnStableCodeAndTypedDetails() {
+        let failure = SessionError.provider(.transport(.timedOut))
+        let reasons: [TransitionReason] = [
+            .current, .signInRequested, .verified(subject: "alice"), .refreshed(callers: 3), .tokenDue(inSeconds: 10, callers: 2),
+            .retrying(attempt: 2, afterSeconds: 1.5, because: failure), .refreshFailedTransiently(failure),
+            .storageFailed(.noSpace), .notJournaled(.noSpace), .signedOutLocallyOnly(.unsupported(.revocation)),
+            .accountDeletionUnavailable(.accountDeletion), .providerSessionNotEnded(.timedOut), .storedSessionNotRestored(.issuer),
+            .guestStarted(subject: "guest", startedOver: true),
+        ]
+        let codes = reasons.map(\.code)
+        #expect(Set(codes).count == codes.count)
+        #expect(codes.allSatisfy { !$0.name.isEmpty && $0.name == $0.name.lowercased() && !$0.name.contains(" ") })
+        #expect(TransitionReason.verified(subject: "alice").subject == "alice")
+        #expect(TransitionReason.refreshed(callers: 3).callers == 3)
+        #expect(TransitionReason.tokenDue(inSeconds: 10, callers: 2).inSeconds == 10)
+        let retrying = TransitionReason.retrying(attempt: 2, afterSeconds: 1.5, because: failure)
+        #expect(retrying.code == .retrying && retrying.attempt == 2 && retrying.delay == .milliseconds(1500))
+        #expect(retrying.error == failure)
+        #expect(TransitionReason.storageFailed(.noSpace).error == .storage(.noSpace))
+        #expect(TransitionReason.notJournaled(.noSpace).error?.storageError == .noSpace)
+        #expect(TransitionReason.signedOutLocallyOnly(.unsupported(.revocation)).error?.unsupportedOperation == .revocation)
+        #expect(TransitionReason.accountDeletionUnavailable(.accountDeletion).error == .unsupported(.accountDeletion))
+        #expect(TransitionReason.providerSessionNotEnded(.timedOut).providerLogout == .timedOut)
+        #expect(TransitionReason.storedSessionNotRestored(.issuer).error == .storedSessionForeign(.issuer))
+        #expect(TransitionReason.guestStarted(subject: "guest", startedOver: true).startedOver)
+        #expect(TransitionReason.signInRequested.error == nil && TransitionReason.signInRequested.subject == nil)
+        // The phrase is the one the walkthrough prints.
+        #expect("\(TransitionReason.storedSessionNotRestored(.issuer))" == "stored session not restored: it was written for another issuer")
+        #expect("\(retrying)" == "attempt 2 failed (timed out); retrying in 1.5s")
     }
 
     @Test func categoriesAnswerWhatToDo() {
@@ -50,7 +115,7 @@ struct SessionErrorTests {
 
     @Test func descriptionsCarryTheCodeAndNoSecret() {
         for error in Self.all {
-            #expect(error.description.hasPrefix(error.code))
+            #expect(error.description.hasPrefix(error.identifier))
             #expect(!"\(error)".contains("AT-"))
         }
     }

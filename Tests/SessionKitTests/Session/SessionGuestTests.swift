@@ -73,7 +73,7 @@ struct SessionGuestTests {
             presenter: ScriptedPresenter(authorize: { (url, subject, decision) throws(SimulatedProviderAuthorizationError) -> URL in
                 try provider.authorize(url, subject: subject, decision: decision)
             }), deviceKeys: .none, clock: clock, wallClock: { clock.wallClockNow() })
-        await #expect(throws: SessionError.unsupported("the credential store keeps no guest credential")) {
+        await #expect(throws: SessionError.unsupported(.guestCredential)) {
             try await session.startGuestSession()
         }
         #expect(session.stage == .signedOut)

@@ -133,12 +133,20 @@ final class SessionHarness: Sendable {
     }
 
     /// The `retrying` reasons recorded, in order.
-    var retries: [(attempt: Int, afterSeconds: Double, because: String)] {
+    var retries: [(attempt: Int, afterSeconds: Double, because: SessionError)] {
         events.compactMap { event in
-            guard case .transition(let transition) = event, case .retrying(let attempt, let after, let because) = transition.reason
+            guard case .transition(let transition) = event, case .retrying(let attempt, let after, let because) = transition.reason.kind
             else { return nil }
             return (attempt, after, because)
         }
+    }
+
+    /// What the provider answered the last refresh it refused, as the `refreshRejected` reason carries it.
+    var refusedRefreshAnswer: ProviderError? {
+        events.reversed().lazy.compactMap { event -> ProviderError? in
+            guard case .transition(let transition) = event, case .refreshRejected(let answer) = transition.reason.kind else { return nil }
+            return answer
+        }.first
     }
 
     /// How many `deferredRevocationCompleted` events were recorded.

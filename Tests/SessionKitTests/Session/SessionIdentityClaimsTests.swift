@@ -101,7 +101,7 @@ struct SessionIdentityClaimsTests {
         h.provider.answerUserInfo(asSubject: "mallory")
         let error = await SessionCallResult { () async throws(SessionError) in try await h.session.fetchUserInfo() }.error
         #expect(error == .userInfoRejected(.subjectMismatch))
-        #expect(error?.code == "userinfo_rejected.sub_mismatch")
+        #expect(error?.identifier == "userinfo_rejected.sub_mismatch")
         #expect(error?.category == .refused)
         #expect(h.session.identity == before)
         #expect(h.session.stage == .active)

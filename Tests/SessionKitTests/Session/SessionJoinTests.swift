@@ -105,7 +105,7 @@ struct SessionJoinTests {
         #expect(token.secret == before)
         for caller in joined { #expect(await caller.value.value == token) }
         #expect(h.session.stage == .active)
-        #expect(h.steps.last == .move(.refreshing, .active, .refreshFailedTransiently("timed out")))
+        #expect(h.steps.last == .move(.refreshing, .active, .refreshFailedTransiently(.provider(.transport(.timedOut)))))
     }
 
     @Test("past the token's expiry, a refresh that fails answers joined callers with its error; the next call tries again")

@@ -26,7 +26,7 @@ struct SessionNoSecretsTests {
         func add(_ error: SessionError) {
             add(error as Any)
             texts.append(error.localizedDescription)
-            if case .provider(let provider) = error { texts.append(provider.summary) }
+            if let provider = error.providerError { texts.append(provider.summary) }
         }
 
         /// Runs `body`, recording what it returned or threw.

@@ -149,7 +149,7 @@ struct SessionProviderLogoutTests {
         #expect(
             h.steps
                 == Self.signOutSteps + [
-                    .move(.revoking, .signedOut, .providerSessionNotEnded("cancelled")), .event(.providerLogout(.cancelled)),
+                    .move(.revoking, .signedOut, .providerSessionNotEnded(.cancelled)), .event(.providerLogout(.cancelled)),
                 ])
         #expect(h.store.record.isEmpty)
         #expect(h.provider.hasBrowserSession(for: "alice"), "the provider was never visited")
@@ -162,7 +162,7 @@ struct SessionProviderLogoutTests {
         #expect(await h.advanceToNextSleeper() == .seconds(120))
         #expect(await signOut.value.error == nil)
         #expect(
-            h.steps.suffix(2) == [.move(.revoking, .signedOut, .providerSessionNotEnded("timed out")), .event(.providerLogout(.timedOut))])
+            h.steps.suffix(2) == [.move(.revoking, .signedOut, .providerSessionNotEnded(.timedOut)), .event(.providerLogout(.timedOut))])
         #expect(h.store.record.isEmpty)
         await h.waitUntil("the presentation is dismissed") { h.presenter.suspendedPresentationCount == 0 }
     }
@@ -176,7 +176,7 @@ struct SessionProviderLogoutTests {
         #expect(identity.subject == "bob")
         #expect(await signOut.value.error == nil)
         #expect(h.steps.contains(.event(.providerLogout(.superseded))))
-        #expect(h.steps.contains(.move(.revoking, .signedOut, .providerSessionNotEnded("superseded by a new sign-in"))))
+        #expect(h.steps.contains(.move(.revoking, .signedOut, .providerSessionNotEnded(.superseded))))
         #expect(h.store.record.session?.subject == "bob")
     }
 
@@ -222,7 +222,7 @@ struct SessionProviderLogoutTests {
         #expect(
             h.steps == [
                 .move(.active, .revoking, .signOutRequested),
-                .move(.revoking, .revoking, .signedOutLocallyOnly("the provider has no revocation endpoint")),
+                .move(.revoking, .revoking, .signedOutLocallyOnly(.unsupported(.revocation))),
                 .move(.revoking, .signedOut, .providerSessionEnded), .event(.providerLogout(.completed)),
             ])
         #expect(h.store.record.isEmpty)

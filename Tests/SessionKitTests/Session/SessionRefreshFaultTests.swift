@@ -60,10 +60,11 @@ struct SessionRefreshFaultTests {
         try await expectRefreshed(h, result, from: signedIn)
         let retry = try #require(h.retries.first)
         #expect((0...1).contains(retry.afterSeconds))
+        #expect(TransitionReason.phrase(retry.because) == because)
         #expect(
             h.steps == Step.signIn() + [
                 Self.due,
-                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: because)),
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: retry.because)),
                 .move(.refreshing, .active, .refreshed(callers: 1)),
             ])
         let waited = fault == .timeout ? 30.0 : 0
@@ -85,10 +86,12 @@ struct SessionRefreshFaultTests {
         let result = await caller.value
 
         try await expectRefreshed(h, result, from: signedIn)
+        let retry = try #require(h.retries.first)
+        #expect(TransitionReason.phrase(retry.because) == because)
         #expect(
             h.steps == Step.signIn() + [
                 Self.due,
-                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: delay, because: because)),
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: delay, because: retry.because)),
                 .move(.refreshing, .active, .refreshed(callers: 1)),
             ])
         #expect(h.transitionTimes.suffix(2) == [Self.dueAt, Self.dueAt + delay])
@@ -120,7 +123,7 @@ struct SessionRefreshFaultTests {
         await h.advanceToNextSleeper()
         let result = await caller.value
 
-        guard case .provider(let error)? = result.error else {
+        guard case .provider(let error)? = result.error?.kind else {
             Issue.record("expected a provider error, got \(result)")
             return
         }
@@ -133,10 +136,11 @@ struct SessionRefreshFaultTests {
         #expect(
             h.steps == Step.signIn() + [
                 Self.due,
-                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retries[0].afterSeconds, because: "503 server_error")),
-                .move(.refreshing, .refreshing, .retrying(attempt: 2, afterSeconds: retries[1].afterSeconds, because: "503 server_error")),
-                .move(.refreshing, .active, .refreshFailedTransiently("503 server_error")),
+                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retries[0].afterSeconds, because: retries[0].because)),
+                .move(.refreshing, .refreshing, .retrying(attempt: 2, afterSeconds: retries[1].afterSeconds, because: retries[1].because)),
+                .move(.refreshing, .active, .refreshFailedTransiently(.provider(error))),
             ])
+        #expect(retries.map { TransitionReason.phrase($0.because) } == ["503 server_error", "503 server_error"])
         #expect(h.session.stage == .active)
         #expect(h.store.record.session == signedIn)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 3)
@@ -168,9 +172,12 @@ struct SessionRefreshFaultTests {
         #expect(
             h.steps == Step.signIn() + [
                 Self.due,
-                .move(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "timed out")),
-                .move(.refreshing, .signedOut, .refreshRejected("400 invalid_grant")),
+                .move(
+                    .refreshing, .refreshing,
+                    .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: .provider(.transport(.timedOut)))),
+                .move(.refreshing, .signedOut, .refreshRejected(h.refusedRefreshAnswer)),
             ])
+        #expect(h.refusedRefreshAnswer?.status == 400 && h.refusedRefreshAnswer?.oauthError == "invalid_grant")
         // The provider processed the first refresh (the rotated token never arrived), then saw the
         // old token replayed and revoked the whole chain.
         #expect(h.provider.requestLog.filter { $0.grantType == "refresh_token" }.map(\.errorCode) == [nil, "invalid_grant"])
@@ -190,7 +197,10 @@ struct SessionRefreshFaultTests {
         let result = await caller.value
 
         #expect(result.error == .refreshTokenRejected)
-        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .signedOut, .refreshRejected("400 invalid_grant"))])
+        #expect(
+            h.steps.map(\.description) == (Step.signIn() + [Self.due]).map(\.description) + [
+                "refreshing→signedOut (refresh rejected: 400 invalid_grant)"
+            ])
         #expect(h.store.record.session == nil)
         #expect(h.store.record.pendingOperation == nil)
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
@@ -217,7 +227,14 @@ struct SessionRefreshFaultTests {
         #expect(result.error == .refreshTokenRejected)
         #expect(result.error?.requiresSignIn == true)
         // The reason names what the provider answered, not what it might have meant.
-        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .signedOut, .refreshRejected(answer))])
+        #expect(h.steps.dropLast() == Step.signIn() + [Self.due])
+        guard case .move(.refreshing, .signedOut, let reason)? = h.steps.last else {
+            Issue.record("unexpected last step \(String(describing: h.steps.last))")
+            return
+        }
+        #expect(reason.code == .refreshRejected)
+        #expect(reason.description == "refresh rejected: \(answer)")
+        #expect(reason.error?.httpStatus == Int(answer.prefix(3)))
         #expect(h.store.record.session == nil)
         // The dead token is presented once: no retry loop.
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
@@ -236,12 +253,13 @@ struct SessionRefreshFaultTests {
         let (signedIn, caller) = try await dueRefresh(h, fault)
         let result = await caller.value
 
-        guard case .provider(let error)? = result.error else {
+        guard case .provider(let error)? = result.error?.kind else {
             Issue.record("expected a provider error, got \(result)")
             return
         }
         #expect(error.status == status)
-        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .active, .refreshFailedTransiently(reason))])
+        #expect(h.steps == Step.signIn() + [Self.due, .move(.refreshing, .active, .refreshFailedTransiently(.provider(error)))])
+        #expect(error.summary == reason)
         #expect(h.session.stage == .active)
         #expect(h.store.record.session == signedIn)
         #expect(h.provider.isRefreshTokenActive(signedIn.refreshToken))
@@ -265,7 +283,7 @@ struct SessionRefreshFaultTests {
         let (signedIn, caller) = try await dueRefresh(h, .tamperedIDToken(tampering))
         let result = await caller.value
 
-        guard case .verificationFailed(let error)? = result.error else {
+        guard case .verificationFailed(let error)? = result.error?.kind else {
             Issue.record("expected verificationFailed, got \(result)")
             return
         }
@@ -274,7 +292,7 @@ struct SessionRefreshFaultTests {
         #expect(
             h.steps == Step.signIn() + [
                 Self.due,
-                .move(.refreshing, .signedOut, .verificationFailed(code: code)),
+                .move(.refreshing, .signedOut, .verificationFailed(error)),
                 .event(.deferredRevocationCompleted),
                 .event(.deferredRevocationCompleted),
             ])

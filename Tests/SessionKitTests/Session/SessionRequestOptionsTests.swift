@@ -64,7 +64,7 @@ struct SessionRequestOptionsTests {
         }
         let error = SessionError.invalidRequestOptions(.reservedParameter("state"))
         #expect(error.isMisuse)
-        #expect(error.code == "invalid_request_options")
+        #expect(error.code == .invalidRequestOptions)
         #expect(h.presenter.presentedRequests.isEmpty)
         #expect(h.steps.isEmpty)
         #expect(h.session.stage == .signedOut)
@@ -103,9 +103,9 @@ struct SessionRequestOptionsTests {
         #expect(h.session.handle(callback))
         let error = await signIn.value.error
         #expect(error == .verificationFailed(.missingAuthTime))
-        #expect(error?.code == "verification_failed.missing_auth_time")
+        #expect(error?.identifier == "verification_failed.missing_auth_time")
         #expect(h.store.record.session == nil)
-        #expect(h.steps.contains(.move(.verifying, .signedOut, .verificationFailed(code: "missing_auth_time"))))
+        #expect(h.steps.contains(.move(.verifying, .signedOut, .verificationFailed(.missingAuthTime))))
     }
 
     @Test("an auth_time older than max_age allows (beyond the skew): auth_time_too_old")
@@ -167,14 +167,14 @@ struct SessionRequestOptionsTests {
         // Inside the refresh lead time there is nothing to refresh with: the token is still good.
         h.clock.advance(by: .seconds(3590))
         #expect(try await h.session.validAccessToken() == token)
-        await #expect(throws: SessionError.unsupported("the session has no refresh token")) { try await h.session.refresh() }
+        await #expect(throws: SessionError.unsupported(.refreshWithoutRefreshToken)) { try await h.session.refresh() }
         #expect(h.provider.requestCount(grantType: "refresh_token") == 0)
 
         h.clock.advance(by: .seconds(10))
         let error = await SessionCallResult { () async throws(SessionError) in try await h.session.validAccessToken() }.error
         #expect(error == .sessionExpired)
         #expect(error?.category == .signInRequired)
-        #expect(error?.code == "session_expired")
+        #expect(error?.identifier == "session_expired")
         #expect(h.session.stage == .signedOut)
         #expect(h.steps.last == .move(.active, .signedOut, .sessionExpired))
         #expect(h.provider.requestCount(grantType: "refresh_token") == 0)

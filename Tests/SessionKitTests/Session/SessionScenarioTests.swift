@@ -111,7 +111,7 @@ struct SessionScenarioTests {
         h.provider.script(.tamperedIDToken(tampering), on: .token)
 
         let result = await SessionCallResult { () async throws(SessionError) in try await h.session.validAccessToken() }
-        guard case .verificationFailed(let error)? = result.error else {
+        guard case .verificationFailed(let error)? = result.error?.kind else {
             Issue.record("expected verificationFailed, got \(result)")
             return
         }
@@ -141,7 +141,7 @@ struct SessionScenarioTests {
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
-                .move(.refreshing, .signedOut, .verificationFailed(code: code)),
+                .move(.refreshing, .signedOut, .verificationFailed(error)),
                 .event(.deferredRevocationCompleted),
                 .event(.deferredRevocationCompleted),
             ])
@@ -175,7 +175,7 @@ struct SessionScenarioTests {
 
         let retries = h.retries
         #expect(retries.map(\.attempt) == [1, 2, 3])
-        #expect(retries.map(\.because) == ["503 server_error", "503 server_error", "429 rate_limited"])
+        #expect(retries.map { TransitionReason.phrase($0.because) } == ["503 server_error", "503 server_error", "429 rate_limited"])
         // Full jitter under the server-first caps (2 s, then 4 s); Retry-After above the 8 s cap wins.
         #expect((0...2).contains(retries[0].afterSeconds))
         #expect((0...4).contains(retries[1].afterSeconds))
@@ -192,9 +192,9 @@ struct SessionScenarioTests {
         #expect(
             h.steps == Step.signIn() + [
                 .move(.active, .revoking, .signOutRequested),
-                .move(.revoking, .revoking, .retrying(attempt: 1, afterSeconds: retries[0].afterSeconds, because: "503 server_error")),
-                .move(.revoking, .revoking, .retrying(attempt: 2, afterSeconds: retries[1].afterSeconds, because: "503 server_error")),
-                .move(.revoking, .revoking, .retrying(attempt: 3, afterSeconds: 30, because: "429 rate_limited")),
+                .move(.revoking, .revoking, .retrying(attempt: 1, afterSeconds: retries[0].afterSeconds, because: retries[0].because)),
+                .move(.revoking, .revoking, .retrying(attempt: 2, afterSeconds: retries[1].afterSeconds, because: retries[1].because)),
+                .move(.revoking, .revoking, .retrying(attempt: 3, afterSeconds: 30, because: retries[2].because)),
                 .move(.revoking, .signedOut, .revocationConfirmed),
             ])
         #expect(h.store.record.isEmpty)
@@ -215,7 +215,7 @@ struct SessionScenarioTests {
 
         let retries = h.retries
         #expect(retries.map(\.attempt) == Array(1...10))
-        #expect(retries.allSatisfy { $0.because == "timed out" })
+        #expect(retries.allSatisfy { $0.because == .provider(.transport(.timedOut)) })
         for retry in retries {
             let cap = min(300, 2 * pow(2, Double(retry.attempt - 1)))
             #expect((0...cap).contains(retry.afterSeconds), "attempt \(retry.attempt) waited \(retry.afterSeconds) s, cap \(cap) s")
@@ -440,8 +440,9 @@ struct SessionScenarioTests {
         #expect(
             h.steps == [
                 .move(.signedOut, .refreshing, .restoredDue(subject: "alice", inSeconds: 30)),
-                .move(.refreshing, .signedOut, .refreshRejected("400 invalid_grant")),
+                .move(.refreshing, .signedOut, .refreshRejected(h.refusedRefreshAnswer)),
             ])
+        #expect(h.refusedRefreshAnswer?.status == 400 && h.refusedRefreshAnswer?.oauthError == "invalid_grant")
         #expect(h.store.record.session == nil)
         await #expect(throws: SessionError.notSignedIn) { try await relaunched.validAccessToken() }
         #expect(h.provider.requestCount(grantType: "refresh_token") == 1)
@@ -476,7 +477,7 @@ struct SessionScenarioTests {
         h.store.replaceRecord(CredentialRecord(session: foreign))
         let requestsBefore = h.provider.requestLog.count
         let relaunched = await h.relaunch()
-        await #expect(throws: SessionError.storedSessionForeign("it was written for another client")) { try await relaunched.restore() }
+        await #expect(throws: SessionError.storedSessionForeign(.client)) { try await relaunched.restore() }
         #expect(relaunched.stage == .signedOut)
         #expect(h.store.record.session == foreign)
         #expect(h.provider.requestLog.count == requestsBefore)

@@ -109,10 +109,10 @@ struct SessionSignInTests {
     @Test(
         "a callback with this handoff's state but a bad issuer or no code is consumed and rejected; nothing is exchanged",
         arguments: [
-            ("iss", "https://evil.example" as String?, "iss mismatch"),
-            ("code", nil, "no code"),
+            ("iss", "https://evil.example" as String?, CallbackRefusal.issuerMismatch),
+            ("code", nil, .missingCode),
         ])
-    func callbackRejected(name: String, value: String?, why: String) async throws {
+    func callbackRejected(name: String, value: String?, why: CallbackRefusal) async throws {
         let h = try SessionHarness()
         let signIn = await pendingSignIn(h)
         let forged = try rewriting(try h.authorizePending(), name, to: value)
@@ -180,8 +180,8 @@ struct SessionSignInTests {
         let h = try SessionHarness()
         await h.startRecording()
         h.presenter.enqueue(.fail("no browser available"))
-        await #expect(throws: SessionError.presentationFailed("no browser available")) { try await h.session.signIn() }
-        #expect(h.steps == [Self.requested, .move(.handoff, .signedOut, .presentationFailed("no browser available"))])
+        await #expect(throws: SessionError.presentationFailed(.presentationFailed("no browser available"))) { try await h.session.signIn() }
+        #expect(h.steps == [Self.requested, .move(.handoff, .signedOut, .presentationFailed(.presentationFailed("no browser available")))])
     }
 
     @Test("cancelling the task that called signIn() ends the handoff and dismisses the presenter")
@@ -237,10 +237,11 @@ struct SessionSignInTests {
         // The sign-out's caller is released; its revocation continues in the background.
         #expect(await signOut.value.error == nil)
         let retry = try #require(h.retries.first)
+        #expect(TransitionReason.phrase(retry.because) == "503 server_error")
         #expect(
             h.steps == Step.signIn("alice") + [
                 .move(.active, .revoking, .signOutRequested),
-                .move(.revoking, .revoking, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: "503 server_error")),
+                .move(.revoking, .revoking, .retrying(attempt: 1, afterSeconds: retry.afterSeconds, because: retry.because)),
                 .move(.revoking, .signedOut, .revocationDeferred),
             ] + Step.signIn("bob"))
         #expect(bob.subject == "bob")

@@ -594,7 +594,7 @@ struct MachineScript: CustomStringConvertible {
     }
 
     static func describe(_ error: SessionError) -> String {
-        switch error {
+        switch error.kind {
         case .authorizationDenied(let code): "authorizationDenied(\(code))"
         case .callbackRejected(let why): "callbackRejected(\(why))"
         case .verificationFailed(let failure): "verificationFailed(\(failure.code))"
@@ -610,7 +610,7 @@ struct MachineScript: CustomStringConvertible {
 
     /// The case name alone, as `SessionTransitionTable` names misuse errors.
     static func caseName(_ error: SessionError) -> String {
-        switch error {
+        switch error.kind {
         case .notSignedIn: "notSignedIn"
         case .signInInProgress: "signInInProgress"
         case .alreadySignedIn: "alreadySignedIn"
@@ -690,5 +690,12 @@ extension SessionStateMachine.Action where Tokens == ScriptTokens, Waiter == Int
     /// Timer `raw` is no longer needed.
     static func cancelTimer(_ raw: UInt64) -> Self {
         .cancelTimer(TimerID(raw: raw))
+    }
+}
+
+extension ProviderError {
+    /// An HTTP answer with `status` and, optionally, an OAuth `error` code; no body.
+    static func answered(_ status: Int, _ error: String? = nil) -> ProviderError {
+        .http(status: status, error: error, retryAfterSeconds: nil, excerpt: "")
     }
 }

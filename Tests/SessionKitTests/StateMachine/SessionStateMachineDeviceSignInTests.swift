@@ -117,7 +117,7 @@ extension StateMachineTests {
             let lines = m.devicePollAnswered(.rejected(refusal), at: 5)
             #expect(
                 lines.suffix(2) == [
-                    .transition(.handoff, .signedOut, .deviceSignInFailed(refusal.summary)),
+                    .transition(.handoff, .signedOut, .deviceSignInFailed(.provider(refusal))),
                     .resume([90], .failed(.provider(refusal))),
                 ])
         }
@@ -129,7 +129,7 @@ extension StateMachineTests {
                 m.deviceCodeIssued(.failure(.provider(unavailable))) == [
                     .cancelTimer(1),
                     .cancelPresenter,
-                    .transition(.handoff, .signedOut, .deviceSignInFailed(unavailable.summary)),
+                    .transition(.handoff, .signedOut, .deviceSignInFailed(.provider(unavailable))),
                     .resume([90], .failed(.provider(unavailable))),
                 ])
         }
@@ -150,8 +150,8 @@ extension StateMachineTests {
                 m.presenterEnded(.unsupported("this presenter cannot show a device code")) == [
                     .cancelTimer(2),
                     .cancelPresenter,
-                    .transition(.handoff, .signedOut, .presentationFailed("this presenter cannot show a device code")),
-                    .resume([90], .failed(.unsupported("this presenter cannot show a device code"))),
+                    .transition(.handoff, .signedOut, .presentationFailed(.unsupported("this presenter cannot show a device code"))),
+                    .resume([90], .failed(.unsupported(.presentation("this presenter cannot show a device code")))),
                 ])
         }
 
@@ -225,7 +225,7 @@ extension StateMachineTests {
             var m = Script.makeDeviceVerifying()
             #expect(
                 m.exchangeFailed(.verificationFailed(.missingIDToken)) == [
-                    .transition(.verifying, .signedOut, .verificationFailed(code: "missing_id_token")),
+                    .transition(.verifying, .signedOut, .verificationFailed(.missingIDToken)),
                     .resume([90], .failed(.verificationFailed(.missingIDToken))),
                 ])
         }

@@ -95,17 +95,17 @@ extension StateMachineTests {
         @Test func revocationRetriesOnTimersAndIgnoresStaleOnes() {
             var m = Script.makeRevoking()
             #expect(
-                m.serverFailed(.transient("HTTP 503", retryIn: .seconds(1))) == [
-                    .transition(.revoking, .revoking, .retrying(attempt: 1, afterSeconds: 1, because: "HTTP 503")),
+                m.serverFailed(.transient(.answered(503), retryIn: .seconds(1))) == [
+                    .transition(.revoking, .revoking, .retrying(attempt: 1, afterSeconds: 1, because: .provider(.answered(503)))),
                     .startTimer(2, after: .seconds(1)),
                 ])
             #expect(m.timerFired(1) == [])
             #expect(m.timerFired(2) == [.revoke(generation: 2, attempt: 2)])
             #expect(m.timerFired(2) == [])
-            #expect(m.serverFailed(.transient("timed out", retryIn: .seconds(3)), generation: 1) == [])
+            #expect(m.serverFailed(.transient(.transport(.timedOut), retryIn: .seconds(3)), generation: 1) == [])
             #expect(
-                m.serverFailed(.transient("timed out", retryIn: .seconds(3))) == [
-                    .transition(.revoking, .revoking, .retrying(attempt: 2, afterSeconds: 3, because: "timed out")),
+                m.serverFailed(.transient(.transport(.timedOut), retryIn: .seconds(3))) == [
+                    .transition(.revoking, .revoking, .retrying(attempt: 2, afterSeconds: 3, because: .provider(.transport(.timedOut)))),
                     .startTimer(3, after: .seconds(3)),
                 ])
             #expect(m.timerFired(3) == [.revoke(generation: 2, attempt: 3)])
@@ -115,8 +115,8 @@ extension StateMachineTests {
         @Test func providerWithoutRevocationSignsOutLocally() {
             var m = Script.makeRevoking()
             #expect(
-                m.serverFailed(.cannotTell("no revocation endpoint")) == [
-                    .transition(.revoking, .signedOut, .signedOutLocallyOnly("no revocation endpoint")),
+                m.serverFailed(.cannotTell(.revocation)) == [
+                    .transition(.revoking, .signedOut, .signedOutLocallyOnly(.unsupported(.revocation))),
                     .resume([91], .done),
                 ])
             #expect(m.stage == .signedOut)
@@ -126,7 +126,7 @@ extension StateMachineTests {
             var m = Script.makeRevoking()
             #expect(
                 m.serverFailed(.refused(status: 400)) == [
-                    .transition(.revoking, .signedOut, .signedOutLocallyOnly("revocation refused (400)")),
+                    .transition(.revoking, .signedOut, .signedOutLocallyOnly(.provider(.answered(400)))),
                     .resume([91], .done),
                 ])
         }
@@ -135,7 +135,7 @@ extension StateMachineTests {
             var m = Script.makeRevoking()
             #expect(
                 m.serverFailed(.storage(.locked("device locked"))) == [
-                    .transition(.revoking, .active, .storageFailed("locked(\"device locked\")")),
+                    .transition(.revoking, .active, .storageFailed(.locked("device locked"))),
                     .resume([91], .failed(.storage(.locked("device locked")))),
                 ])
             #expect(m.activeTokens == Script.tokens("A"))
@@ -147,7 +147,7 @@ extension StateMachineTests {
             let generation = m.generation
             #expect(
                 m.serverFailed(.storage(.ioFailure("disk"))) == [
-                    .transition(.revoking, .signedOut, .storageFailed("ioFailure(\"disk\")")),
+                    .transition(.revoking, .signedOut, .storageFailed(.ioFailure("disk"))),
                     .resume([91], .failed(.storage(.ioFailure("disk")))),
                 ])
             #expect(m.stage == .signedOut)
@@ -156,7 +156,7 @@ extension StateMachineTests {
 
         @Test func aSignOutThatCannotBeJournaledGoesOnAndSaysSo() {
             var m = Script.makeRevoking()
-            #expect(m.serverNotJournaled(.noSpace) == [.transition(.revoking, .revoking, .notJournaled("noSpace"))])
+            #expect(m.serverNotJournaled(.noSpace) == [.transition(.revoking, .revoking, .notJournaled(.noSpace))])
             #expect(m.stage == .revoking)
             #expect(m.serverNotJournaled(.noSpace, generation: m.generation + 1) == [])
             #expect(m.serverConfirmed().last == .resume([91], .done))
@@ -245,8 +245,9 @@ extension StateMachineTests {
         @Test func deletionRetriesOnTimersAndIgnoresStaleOnes() {
             var m = Script.makeDisconnecting()
             #expect(
-                m.serverFailed(.transient("timed out", retryIn: .seconds(1))) == [
-                    .transition(.disconnecting, .disconnecting, .retrying(attempt: 1, afterSeconds: 1, because: "timed out")),
+                m.serverFailed(.transient(.transport(.timedOut), retryIn: .seconds(1))) == [
+                    .transition(
+                        .disconnecting, .disconnecting, .retrying(attempt: 1, afterSeconds: 1, because: .provider(.transport(.timedOut)))),
                     .startTimer(2, after: .seconds(1)),
                 ])
             #expect(m.retryAttempt == 2)
@@ -254,8 +255,8 @@ extension StateMachineTests {
             #expect(m.timerFired(2) == [.disconnect(generation: 2, attempt: 2)])
             #expect(m.timerFired(2) == [])
             #expect(
-                m.serverFailed(.transient("HTTP 429", retryIn: .seconds(2))) == [
-                    .transition(.disconnecting, .disconnecting, .retrying(attempt: 2, afterSeconds: 2, because: "HTTP 429")),
+                m.serverFailed(.transient(.answered(429), retryIn: .seconds(2))) == [
+                    .transition(.disconnecting, .disconnecting, .retrying(attempt: 2, afterSeconds: 2, because: .provider(.answered(429)))),
                     .startTimer(3, after: .seconds(2)),
                 ])
             #expect(m.timerFired(2) == [])
@@ -270,18 +271,18 @@ extension StateMachineTests {
 
         @Test func deletionWithoutDisconnectSupportKeepsTheSession() {
             var m = Script.makeDisconnecting()
-            let lines = m.serverFailed(.cannotTell("no app disconnect"))
-            #expect(lines.last == .resume([92], .failed(.unsupported("no app disconnect"))))
+            let lines = m.serverFailed(.cannotTell(.accountDeletion))
+            #expect(lines.last == .resume([92], .failed(.unsupported(.accountDeletion))))
             #expect(m.stage == .active)
             #expect(m.activeTokens == Script.tokens("A"))
-            #expect(lines.first == .transition(.disconnecting, .active, .accountDeletionUnavailable("no app disconnect")))
+            #expect(lines.first == .transition(.disconnecting, .active, .accountDeletionUnavailable(.accountDeletion)))
         }
 
         @Test func aLockedStoreWhileDisconnectingKeepsTheSession() {
             var m = Script.makeDisconnecting()
             #expect(
                 m.serverFailed(.storage(.locked("device locked"))) == [
-                    .transition(.disconnecting, .active, .storageFailed("locked(\"device locked\")")),
+                    .transition(.disconnecting, .active, .storageFailed(.locked("device locked"))),
                     .resume([92], .failed(.storage(.locked("device locked")))),
                 ])
             #expect(m.stage == .active)
@@ -291,7 +292,7 @@ extension StateMachineTests {
             var m = Script.makeDisconnecting()
             #expect(
                 m.serverFailed(.storage(.permissionDenied("read-only"))) == [
-                    .transition(.disconnecting, .signedOut, .storageFailed("permissionDenied(\"read-only\")")),
+                    .transition(.disconnecting, .signedOut, .storageFailed(.permissionDenied("read-only"))),
                     .resume([92], .failed(.storage(.permissionDenied("read-only")))),
                 ])
             #expect(m.stage == .signedOut)
@@ -299,7 +300,7 @@ extension StateMachineTests {
 
         @Test func aDeletionThatCannotBeJournaledGoesOnAndSaysSo() {
             var m = Script.makeDisconnecting()
-            #expect(m.serverNotJournaled(.noSpace) == [.transition(.disconnecting, .disconnecting, .notJournaled("noSpace"))])
+            #expect(m.serverNotJournaled(.noSpace) == [.transition(.disconnecting, .disconnecting, .notJournaled(.noSpace))])
             #expect(m.stage == .disconnecting)
         }
     }

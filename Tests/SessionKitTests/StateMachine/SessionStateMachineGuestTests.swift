@@ -53,7 +53,7 @@ extension StateMachineTests {
             #expect(
                 m.guestBootstrapFailed(Self.refused) == [
                     .transition(
-                        .verifying, .signedOut, .guestBootstrapFailed(SessionStateMachine<ScriptTokens, Int>.describe(Self.refused))),
+                        .verifying, .signedOut, .guestBootstrapFailed(Self.refused)),
                     .resume([Script.signInCaller], .failed(Self.refused)),
                 ])
             #expect(m.stage == .signedOut)
@@ -142,7 +142,7 @@ extension StateMachineTests {
             #expect(
                 m.refreshFailed(.permanent(Self.refused)) == [
                     .transition(
-                        .refreshing, .signedOut, .guestBootstrapFailed(SessionStateMachine<ScriptTokens, Int>.describe(Self.refused))),
+                        .refreshing, .signedOut, .guestBootstrapFailed(Self.refused)),
                     .resume([1], .failed(Self.refused)),
                 ])
         }
@@ -210,7 +210,7 @@ extension StateMachineTests {
             let error = SessionError.verificationFailed(.nonceMismatch)
             #expect(
                 m.exchangeFailed(error) == [
-                    .transition(.verifying, .active, .verificationFailed(code: "nonce_mismatch")),
+                    .transition(.verifying, .active, .verificationFailed(.nonceMismatch)),
                     .resume([94], .failed(error)),
                 ])
             #expect(m.activeTokens == Script.guestTokens("G"))
@@ -286,7 +286,7 @@ extension StateMachineTests {
             _ = m.signOut(waiter: 1)
             #expect(
                 m.guestSessionEnded(.failure(.noSpace)) == [
-                    .transition(.revoking, .active, .storageFailed(SessionStateMachine<ScriptTokens, Int>.describe(.storage(.noSpace)))),
+                    .transition(.revoking, .active, .storageFailed(.noSpace)),
                     .resume([1], .failed(.storage(.noSpace))),
                 ])
             #expect(m.activeTokens == Script.guestTokens("G"))

@@ -30,7 +30,7 @@ extension StateMachineTests {
 
         @Test func anExplicitRefreshIsUnsupportedWhileTheTokenLasts() {
             var m = Script.makeActiveWithoutRefreshToken()
-            #expect(m.refreshRequested(waiter: 1) == [.resume([1], .failed(.unsupported("the session has no refresh token")))])
+            #expect(m.refreshRequested(waiter: 1) == [.resume([1], .failed(.unsupported(.refreshWithoutRefreshToken)))])
             #expect(m.stage == .active)
             #expect(m.refreshRequested(waiter: 2, at: 3600).last == .resume([2], .failed(.sessionExpired)))
         }

@@ -64,14 +64,14 @@ extension StateMachineTests {
                 cancelled.presenterEnded(.cancelled) == [
                     .cancelTimer(2),
                     .cancelPresenter,
-                    .transition(.revoking, .signedOut, .providerSessionNotEnded("cancelled")),
+                    .transition(.revoking, .signedOut, .providerSessionNotEnded(.cancelled)),
                     .emit(.providerLogout(.cancelled)),
                     .resume([91], .done),
                 ])
             var timedOut = Script.makeEndingProviderSession()
             #expect(
                 timedOut.timerFired(2).suffix(3) == [
-                    .transition(.revoking, .signedOut, .providerSessionNotEnded("timed out")), .emit(.providerLogout(.timedOut)),
+                    .transition(.revoking, .signedOut, .providerSessionNotEnded(.timedOut)), .emit(.providerLogout(.timedOut)),
                     .resume([91], .done),
                 ])
             var failed = Script.makeEndingProviderSession()
@@ -86,7 +86,7 @@ extension StateMachineTests {
                 m.signIn(attempt: 2, waiter: 1) == [
                     .cancelTimer(2),
                     .cancelPresenter,
-                    .transition(.revoking, .signedOut, .providerSessionNotEnded("superseded by a new sign-in")),
+                    .transition(.revoking, .signedOut, .providerSessionNotEnded(.superseded)),
                     .emit(.providerLogout(.superseded)),
                     .resume([91], .done),
                     .transition(.signedOut, .handoff, .signInRequested),
@@ -112,8 +112,8 @@ extension StateMachineTests {
         @Test func aLocalOnlySignOutAlsoEndsTheProviderSession() {
             var m = Script.makeRevoking()
             #expect(
-                m.serverFailed(.cannotTell("no endpoint"), endSession: .open(Script.endSessionOrder())) == [
-                    .transition(.revoking, .revoking, .signedOutLocallyOnly("no endpoint")),
+                m.serverFailed(.cannotTell(.revocation), endSession: .open(Script.endSessionOrder())) == [
+                    .transition(.revoking, .revoking, .signedOutLocallyOnly(.unsupported(.revocation))),
                     .presentEndSession(Script.endSessionOrder(1), generation: 2),
                     .startTimer(2, after: .seconds(300)),
                 ])
@@ -122,7 +122,7 @@ extension StateMachineTests {
         @Test func lateServerAnswersDuringTheLogoutChangeNothing() {
             var m = Script.makeEndingProviderSession()
             #expect(m.serverConfirmed(endSession: .open(Script.endSessionOrder(2))) == [])
-            #expect(m.serverFailed(.transient("HTTP 503", retryIn: .seconds(1))) == [])
+            #expect(m.serverFailed(.transient(.answered(503), retryIn: .seconds(1))) == [])
             #expect(m.serverFailed(.storage(.noSpace)) == [])
             #expect(m.stage == .revoking)
             #expect(m.logoutTimer == TimerID(raw: 2))

@@ -54,7 +54,9 @@ extension StateMachineTests {
             // Still valid for 30 s: the caller gets it, and the refresh backs off.
             #expect(
                 m.refreshFailed(.transient(offline, retryIn: .seconds(1))) == [
-                    .transition(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 1, because: "connection failed")),
+                    .transition(
+                        .refreshing, .refreshing,
+                        .retrying(attempt: 1, afterSeconds: 1, because: .provider(.transport(.connectionFailed("offline"))))),
                     .startTimer(1, after: .seconds(1)),
                     .resume([2], .tokens(Script.tokens("S", expiresIn: 30))),
                 ])
@@ -66,7 +68,7 @@ extension StateMachineTests {
             #expect(m.timerFired(1) == [.refresh(generation: 1, attempt: 2, previous: Script.tokens("S", expiresIn: 30))])
             #expect(
                 m.refreshFailed(.transient(offline, retryIn: nil), at: 31) == [
-                    .transition(.refreshing, .active, .refreshFailedTransiently("connection failed")),
+                    .transition(.refreshing, .active, .refreshFailedTransiently(.provider(.transport(.connectionFailed("offline"))))),
                     .resume([4], .failed(offline)),
                 ])
             #expect(m.stage == .active)
@@ -75,9 +77,9 @@ extension StateMachineTests {
         @Test func aForeignStoredSessionIsNotRestored() {
             var m = Script.makeSignedOut()
             #expect(
-                m.restore(.foreignSession("it was written for another client"), waiter: 1) == [
-                    .transition(.signedOut, .signedOut, .storedSessionNotRestored("it was written for another client")),
-                    .resume([1], .failed(.storedSessionForeign("it was written for another client"))),
+                m.restore(.foreignSession(.client), waiter: 1) == [
+                    .transition(.signedOut, .signedOut, .storedSessionNotRestored(.client)),
+                    .resume([1], .failed(.storedSessionForeign(.client))),
                 ])
             #expect(m.generation == 0)
         }
@@ -105,7 +107,8 @@ extension StateMachineTests {
             var m = Script.makeRestoring()
             #expect(
                 m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: .seconds(2))) == [
-                    .transition(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 2, because: "timed out")),
+                    .transition(
+                        .refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 2, because: .provider(.transport(.timedOut)))),
                     .startTimer(1, after: .seconds(2)),
                 ])
             #expect(m.timerFired(1) == [.refresh(generation: 1, attempt: 2, previous: nil)])
@@ -115,7 +118,7 @@ extension StateMachineTests {
             var m = Script.makeRestoring()
             #expect(
                 m.refreshFailed(.transient(.provider(.transport(.timedOut)), retryIn: nil)) == [
-                    .transition(.refreshing, .signedOut, .refreshFailedTransiently("timed out")),
+                    .transition(.refreshing, .signedOut, .refreshFailedTransiently(.provider(.transport(.timedOut)))),
                     .resume([], .failed(.provider(.transport(.timedOut)))),
                 ])
             #expect(m.stage == .signedOut)
@@ -125,8 +128,8 @@ extension StateMachineTests {
         @Test func restoreWithARejectedRefreshTokenEndsSignedOut() {
             var m = Script.makeRestoring()
             #expect(
-                m.refreshFailed(.rejected(answer: "400 invalid_grant")) == [
-                    .transition(.refreshing, .signedOut, .refreshRejected("400 invalid_grant")),
+                m.refreshFailed(.rejected(answer: .answered(400, "invalid_grant"))) == [
+                    .transition(.refreshing, .signedOut, .refreshRejected(.answered(400, "invalid_grant"))),
                     .resume([], .failed(.refreshTokenRejected)),
                 ])
         }
@@ -192,7 +195,7 @@ extension StateMachineTests {
         }
 
         @Test(arguments: [
-            RestorePlan<ScriptTokens>.nothing, .session(Script.tokens("S")), .incompleteSession, .foreignSession("another issuer"),
+            RestorePlan<ScriptTokens>.nothing, .session(Script.tokens("S")), .incompleteSession, .foreignSession(.issuer),
             .pending(.signOut), .pending(.deleteAccount),
         ])
         func restoreWhileRunningRestoresNothing(plan: RestorePlan<ScriptTokens>) {

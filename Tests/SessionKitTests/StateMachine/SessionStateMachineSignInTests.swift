@@ -62,8 +62,8 @@ extension StateMachineTests {
                 m.callback(iss: "https://attacker.example") == [
                     .cancelTimer(1),
                     .cancelPresenter,
-                    .transition(.handoff, .signedOut, .callbackRejected("iss mismatch")),
-                    .resume([90], .failed(.callbackRejected("iss mismatch"))),
+                    .transition(.handoff, .signedOut, .callbackRejected(.issuerMismatch)),
+                    .resume([90], .failed(.callbackRejected(.issuerMismatch))),
                 ])
             #expect(m.stage == .signedOut)
         }
@@ -73,7 +73,7 @@ extension StateMachineTests {
             var m = Script.makeHandoff()
             #expect(
                 m.callback(code: nil, error: "access_denied", iss: "https://attacker.example").contains(
-                    .resume([90], .failed(.callbackRejected("iss mismatch")))))
+                    .resume([90], .failed(.callbackRejected(.issuerMismatch)))))
         }
 
         @Test func accessDeniedEndsTheHandoff() {
@@ -102,8 +102,8 @@ extension StateMachineTests {
                 m.callback(code: code) == [
                     .cancelTimer(1),
                     .cancelPresenter,
-                    .transition(.handoff, .signedOut, .callbackRejected("no code")),
-                    .resume([90], .failed(.callbackRejected("no code"))),
+                    .transition(.handoff, .signedOut, .callbackRejected(.missingCode)),
+                    .resume([90], .failed(.callbackRejected(.missingCode))),
                 ])
             #expect(m.stage == .signedOut)
         }
@@ -177,8 +177,8 @@ extension StateMachineTests {
                 m.presenterEnded(.presentationFailed("no browser")) == [
                     .cancelTimer(1),
                     .cancelPresenter,
-                    .transition(.handoff, .signedOut, .presentationFailed("no browser")),
-                    .resume([90], .failed(.presentationFailed("no browser"))),
+                    .transition(.handoff, .signedOut, .presentationFailed(.presentationFailed("no browser"))),
+                    .resume([90], .failed(.presentationFailed(.presentationFailed("no browser")))),
                 ])
             #expect(m.stage == .signedOut)
         }
@@ -226,7 +226,7 @@ extension StateMachineTests {
             var m = Script.makeVerifying()
             #expect(
                 m.exchangeFailed(.verificationFailed(.badSignature)) == [
-                    .transition(.verifying, .signedOut, .verificationFailed(code: "bad_signature")),
+                    .transition(.verifying, .signedOut, .verificationFailed(.badSignature)),
                     .resume([90], .failed(.verificationFailed(.badSignature))),
                 ])
             #expect(m.stage == .signedOut)
@@ -238,7 +238,7 @@ extension StateMachineTests {
             let error = SessionError.provider(.http(status: 400, error: "invalid_grant", retryAfterSeconds: nil, excerpt: ""))
             #expect(
                 m.exchangeFailed(error) == [
-                    .transition(.verifying, .signedOut, .exchangeFailed("400 invalid_grant")),
+                    .transition(.verifying, .signedOut, .exchangeFailed(.provider(.answered(400, "invalid_grant")))),
                     .resume([90], .failed(error)),
                 ])
         }
@@ -280,13 +280,13 @@ extension StateMachineTests {
             #expect(m.stage == .handoff)
             // The revocation's own answer belongs to generation 2 and is dropped.
             #expect(m.serverConfirmed(generation: 2) == [])
-            #expect(m.serverFailed(.transient("timed out", retryIn: .seconds(1)), generation: 2) == [])
+            #expect(m.serverFailed(.transient(.transport(.timedOut), retryIn: .seconds(1)), generation: 2) == [])
             #expect(m.stage == .handoff)
         }
 
         @Test func signInDuringARevocationRetryCancelsItsTimer() {
             var m = Script.makeRevoking()
-            _ = m.serverFailed(.transient("HTTP 503", retryIn: .seconds(2)))
+            _ = m.serverFailed(.transient(.answered(503), retryIn: .seconds(2)))
             #expect(
                 m.signIn(attempt: 2, waiter: 1) == [
                     .cancelTimer(2),

@@ -196,7 +196,7 @@ extension StateMachineTests {
                 ]
             case .revoking:
                 var retrying = Script.makeRevoking()
-                _ = retrying.serverFailed(.transient("HTTP 503", retryIn: .seconds(1)))
+                _ = retrying.serverFailed(.transient(.answered(503), retryIn: .seconds(1)))
                 var journaled = Script.makeSignedOut()
                 _ = journaled.restore(.pending(.signOut), waiter: Script.restoreCaller)
                 return [
@@ -207,7 +207,7 @@ extension StateMachineTests {
                 ]
             case .disconnecting:
                 var retrying = Script.makeDisconnecting()
-                _ = retrying.serverFailed(.transient("HTTP 503", retryIn: .seconds(1)))
+                _ = retrying.serverFailed(.transient(.answered(503), retryIn: .seconds(1)))
                 var journaled = Script.makeSignedOut()
                 _ = journaled.restore(.pending(.deleteAccount), waiter: Script.restoreCaller)
                 return [
@@ -289,7 +289,7 @@ extension StateMachineTests {
             case .restoreLoaded:
                 let plans: [RestorePlan<ScriptTokens>] = [
                     .nothing, .session(Script.tokens("S")), .session(Script.tokens("S", expiresIn: 30)), .incompleteSession,
-                    .foreignSession("another issuer"), .pending(.signOut), .pending(.deleteAccount),
+                    .foreignSession(.issuer), .pending(.signOut), .pending(.deleteAccount),
                     .session(Script.tokens("S", expiresIn: 30, refreshable: false)),
                     .session(Script.tokens("S", expiresIn: -10, refreshable: false)),
                 ]
@@ -307,10 +307,10 @@ extension StateMachineTests {
                     }
             case .serverFailedTransiently:
                 return each([Duration.seconds(1)], "server failed, retry in") {
-                    _ = $0.serverFailed(.transient("HTTP 503", retryIn: $1), generation: $2)
+                    _ = $0.serverFailed(.transient(.answered(503), retryIn: $1), generation: $2)
                 }
             case .serverRefused:
-                let failures: [ServerOperationFailure] = [.refused(status: 401), .refused(status: 403), .cannotTell("no endpoint")]
+                let failures: [ServerOperationFailure] = [.refused(status: 401), .refused(status: 403), .cannotTell(.revocation)]
                 return each(failures, "server refused") { _ = $0.serverFailed($1, generation: $2) }
                     + each(failures, "server refused, then provider logout") {
                         _ = $0.serverFailed($1, generation: $2, endSession: .open(Script.endSessionOrder(2)))

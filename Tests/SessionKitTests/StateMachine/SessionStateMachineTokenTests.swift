@@ -193,7 +193,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.refreshFailed(.transient(Self.unavailable, retryIn: .seconds(2)), at: 31) == [
-                    .transition(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 2, because: "HTTP 503")),
+                    .transition(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 2, because: .provider(.answered(503)))),
                     .startTimer(2, after: .seconds(2)),
                 ])
             #expect(m.retryAttempt == 2)
@@ -203,7 +203,8 @@ extension StateMachineTests {
             #expect(m.timerFired(2) == [])
             #expect(
                 m.refreshFailed(.transient(Self.timedOut, retryIn: .milliseconds(4500)), at: 31) == [
-                    .transition(.refreshing, .refreshing, .retrying(attempt: 2, afterSeconds: 4.5, because: "timed out")),
+                    .transition(
+                        .refreshing, .refreshing, .retrying(attempt: 2, afterSeconds: 4.5, because: .provider(.transport(.timedOut)))),
                     .startTimer(3, after: .milliseconds(4500)),
                 ])
             #expect(m.timerFired(2) == [])
@@ -221,7 +222,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.refreshFailed(.transient(.provider(.transport(.connectionFailed("offline"))), retryIn: nil), at: 31) == [
-                    .transition(.refreshing, .active, .refreshFailedTransiently("connection failed")),
+                    .transition(.refreshing, .active, .refreshFailedTransiently(.provider(.transport(.connectionFailed("offline"))))),
                     .resume([1, 2], .failed(.provider(.transport(.connectionFailed("offline"))))),
                 ])
             #expect(m.stage == .active)
@@ -242,7 +243,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.refreshFailed(.transient(Self.unavailable, retryIn: .seconds(2)), at: 5) == [
-                    .transition(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 2, because: "HTTP 503")),
+                    .transition(.refreshing, .refreshing, .retrying(attempt: 1, afterSeconds: 2, because: .provider(.answered(503)))),
                     .startTimer(2, after: .seconds(2)),
                     .resume([1, 2], .tokens(Script.tokens("A", expiresIn: 30))),
                 ])
@@ -263,7 +264,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1])
             #expect(
                 m.refreshFailed(.transient(Self.unavailable, retryIn: nil), at: 5) == [
-                    .transition(.refreshing, .active, .refreshFailedTransiently("HTTP 503")),
+                    .transition(.refreshing, .active, .refreshFailedTransiently(.provider(.answered(503)))),
                     .resume([1], .tokens(Script.tokens("A", expiresIn: 30))),
                 ])
         }
@@ -272,7 +273,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1, 2])
             #expect(
                 m.refreshFailed(.permanent(.refreshTokenRejected)) == [
-                    .transition(.refreshing, .signedOut, .refreshRejected("invalid_grant")),
+                    .transition(.refreshing, .signedOut, .refreshRejected(nil)),
                     .resume([1, 2], .failed(.refreshTokenRejected)),
                 ])
             #expect(m.stage == .signedOut)
@@ -284,7 +285,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1])
             #expect(
                 m.refreshFailed(.permanent(.verificationFailed(.subjectMismatch))) == [
-                    .transition(.refreshing, .signedOut, .verificationFailed(code: "sub_mismatch")),
+                    .transition(.refreshing, .signedOut, .verificationFailed(.subjectMismatch)),
                     .resume([1], .failed(.verificationFailed(.subjectMismatch))),
                 ])
             #expect(m.stage == .signedOut)
@@ -294,7 +295,7 @@ extension StateMachineTests {
             var m = Script.makeRefreshing(waiters: [1])
             #expect(
                 m.refreshFailed(.permanent(.storage(.noSpace))) == [
-                    .transition(.refreshing, .signedOut, .storageFailed("noSpace")),
+                    .transition(.refreshing, .signedOut, .storageFailed(.noSpace)),
                     .resume([1], .failed(.storage(.noSpace))),
                 ])
         }
@@ -305,7 +306,7 @@ extension StateMachineTests {
             _ = m.timerFired(2)
             #expect(
                 m.refreshFailed(.transient(Self.unavailable, retryIn: nil), at: 31) == [
-                    .transition(.refreshing, .active, .refreshFailedTransiently("HTTP 503")),
+                    .transition(.refreshing, .active, .refreshFailedTransiently(.provider(.answered(503)))),
                     .resume([1], .failed(Self.unavailable)),
                 ])
         }
