@@ -17,6 +17,7 @@ import SessionKit
 /// The choice is made when the store is made; it does not change while the process runs.
 public final class DefaultCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
     /// Which store holds the credentials.
+    @nonexhaustive
     public enum Backend: Sendable, Hashable, CustomStringConvertible {
         /// The Keychain (Apple platforms).
         case keychain

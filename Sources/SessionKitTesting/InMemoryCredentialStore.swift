@@ -11,6 +11,7 @@ import Synchronization
 /// process that refreshed in the meantime.
 public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
     /// A store operation, for ``failNext(_:times:with:)`` and ``count(of:)``.
+    @nonexhaustive
     public enum Operation: Sendable, Hashable, CaseIterable {
         /// `CredentialStore.load()`.
         case load

@@ -15,6 +15,7 @@ import SessionKit
 /// ```
 public final class ScriptedBiometricGate: BiometricGate {
     /// How the person answers one read.
+    @nonexhaustive
     public enum Answer: Sendable, Hashable {
         /// The person confirms: the payload is returned.
         case confirm

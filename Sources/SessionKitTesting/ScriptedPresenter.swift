@@ -21,6 +21,7 @@ import Synchronization
 /// ```
 public final class ScriptedPresenter: HandoffPresenter {
     /// One scripted answer to one `present` call.
+    @nonexhaustive
     public enum Behaviour: Sendable, Equatable {
         /// The person signs in as `subject` and approves.
         case approve(subject: String, delivery: Delivery = .returned)
@@ -48,6 +49,7 @@ public final class ScriptedPresenter: HandoffPresenter {
     }
 
     /// How an approval or denial reaches the app.
+    @nonexhaustive
     public enum Delivery: Sendable, Equatable {
         /// Returned from `present`, as a browser session delivers it.
         case returned

@@ -11,6 +11,7 @@ import SessionKitJOSE
 /// Printing one shows the version and the items' titles and credential kinds, never a value.
 public struct SimulatedCXFDocument: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// One credential of an item.
+    @nonexhaustive
     public enum Credential: Sendable, Hashable {
         /// `basic-auth`; the item's scope lists `urls` and Android `apps`.
         case login(username: String, password: String, urls: [String], apps: [String])

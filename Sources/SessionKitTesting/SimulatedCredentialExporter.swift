@@ -19,6 +19,7 @@ import SessionKitHandoffs
 /// ```
 public final class SimulatedCredentialExporter: CredentialImporter {
     /// What happens when the app imports with one token. Printing one shows sizes, not data.
+    @nonexhaustive
     public indirect enum Behaviour: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// The exporter hands over `bytes` (CXF JSON, in whatever version they say).
         case serve([UInt8])

@@ -3,6 +3,7 @@ import SessionKitHandoffs
 /// One scripted answer of a ``SimulatedOnePassword`` to one access request.
 ///
 /// Printing an answer shows its kind and entry count, never the references it grants.
+@nonexhaustive
 public indirect enum SimulatedOnePasswordAnswer: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {

@@ -1,4 +1,5 @@
 /// How a ``SimulatedOnePassword`` writes credential references.
+@nonexhaustive
 public enum SimulatedOnePasswordReferenceShape: Sendable, Hashable, CustomStringConvertible {
     /// `{"reference": "<string>"}`, today's protocol.
     case object

@@ -3,6 +3,7 @@
 /// As RFC 6749 §4.1.2.1 requires, a provider never redirects to an unverified redirect URI: it
 /// shows an error page instead. Errors it can report to a verified redirect URI (unsupported
 /// response type, missing PKCE) come back inside the callback URL, not as these.
+@nonexhaustive
 public enum SimulatedProviderAuthorizationError: Error, Sendable, Equatable {
     /// The URL is not this provider's authorization endpoint.
     case notAuthorizationEndpoint

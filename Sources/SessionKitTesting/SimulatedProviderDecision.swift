@@ -1,4 +1,5 @@
 /// What the simulated person decides on the provider's authorization page.
+@nonexhaustive
 public enum SimulatedProviderDecision: Sendable, Equatable {
     /// Signs in and approves: the callback carries a code and the state.
     case approve

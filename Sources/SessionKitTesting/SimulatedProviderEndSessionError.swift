@@ -1,5 +1,6 @@
 /// Why ``SimulatedProvider/endSession(_:)`` showed an error page instead of ending the session
 /// and redirecting (RP-Initiated Logout 1.0 §2, §3).
+@nonexhaustive
 public enum SimulatedProviderEndSessionError: Error, Sendable, Equatable {
     /// The URL is not this provider's end-session endpoint.
     case notEndSessionEndpoint

@@ -1,4 +1,5 @@
 /// The HTTP endpoints a ``SimulatedProvider`` serves, each addressable for scripted faults and counters.
+@nonexhaustive
 public enum SimulatedProviderEndpoint: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `GET /.well-known/openid-configuration`.
     case discovery

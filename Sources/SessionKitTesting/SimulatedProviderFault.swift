@@ -3,6 +3,7 @@
 /// Faults stand in for the answer the endpoint would have given: the provider's state does not
 /// change, except for ``timeoutAfterProcessing``, ``slow(_:)`` and ``tamperedIDToken(_:)``,
 /// which process the request normally first.
+@nonexhaustive
 public enum SimulatedProviderFault: Sendable, Equatable, CustomStringConvertible {
     /// The request is lost: the caller waits the configured deadline on the injected clock,
     /// then gets `TransportError.timedOut`.
@@ -36,6 +37,7 @@ public enum SimulatedProviderFault: Sendable, Equatable, CustomStringConvertible
     case tamperedIDToken(IDTokenTampering)
 
     /// How an id_token in a token response is altered.
+    @nonexhaustive
     public enum IDTokenTampering: Sendable, Equatable, CustomStringConvertible {
         /// A correctly built token whose signature no longer matches.
         case badSignature

@@ -1,6 +1,7 @@
 /// A grant (the chain of refresh tokens issued from one authorization) that a ``SimulatedProvider`` revoked.
 public struct SimulatedProviderRevokedChain: Sendable, Equatable {
     /// Why a chain was revoked.
+    @nonexhaustive
     public enum Reason: String, Sendable, Equatable {
         /// A retired refresh token of the chain was presented again.
         case refreshTokenReuse

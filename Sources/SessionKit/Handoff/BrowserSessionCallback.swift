@@ -4,6 +4,7 @@ public import Foundation
 ///
 /// Made from the redirect URI: a custom scheme (`com.example.app://oauth/callback`) is watched for
 /// by scheme, an `https` redirect URI (a universal link) by host and path.
+@nonexhaustive
 public enum BrowserSessionCallback: Sendable, Hashable {
     /// Any URL with this scheme ends the session.
     case customScheme(String)

@@ -1,4 +1,5 @@
 /// Why a ``BrowserSession`` ended without a callback URL.
+@nonexhaustive
 public enum BrowserSessionError: Error, Sendable, Hashable {
     /// The person closed the browser sheet, or the session was cancelled.
     case cancelled

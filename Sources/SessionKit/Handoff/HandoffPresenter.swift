@@ -9,6 +9,7 @@ public import Foundation
 /// rendering (`description`, `debugDescription`, `dump`) shows the endpoint only.
 public struct HandoffRequest: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Which provider page the request opens.
+    @nonexhaustive
     public enum Kind: String, Sendable, Hashable {
         /// The authorization page of a sign-in; the answer is the callback with `code` and `state`.
         case authorization
@@ -89,6 +90,7 @@ public struct HandoffRequest: Sendable, Equatable, CustomStringConvertible, Cust
 }
 
 /// Why a presenter ended a handoff without an answer.
+@nonexhaustive
 public enum HandoffError: Error, Sendable, Hashable {
     /// The person closed the page or the other app without choosing.
     case cancelled

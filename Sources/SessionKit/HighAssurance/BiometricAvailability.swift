@@ -1,4 +1,5 @@
 /// Whether a ``BiometricGate`` can protect an item on this device right now.
+@nonexhaustive
 public enum BiometricAvailability: Sendable, Hashable, CustomStringConvertible {
     /// Biometrics are set up: items can be stored and read with the person's confirmation.
     case available

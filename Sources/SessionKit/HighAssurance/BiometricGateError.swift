@@ -1,4 +1,5 @@
 /// Why a ``BiometricGate`` call failed. No case carries a stored value.
+@nonexhaustive
 public enum BiometricGateError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The person cancelled, or did not confirm (a failed match, the fallback refused).
     case notConfirmed

@@ -1,4 +1,5 @@
 /// Why the high-assurance token could not be kept, read or removed.
+@nonexhaustive
 public enum HighAssuranceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The sign-in asked for no step-up (no `max_age`, no essential `acr`, no `prompt=login`):
     /// its result is not worth a biometric gate.

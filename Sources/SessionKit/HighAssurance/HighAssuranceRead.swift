@@ -1,6 +1,8 @@
 /// What reading the high-assurance token gave.
+@nonexhaustive
 public enum HighAssuranceRead: Sendable, Hashable, CustomStringConvertible {
     /// Why a new step-up sign-in is needed before the action.
+    @nonexhaustive
     public enum StepUpReason: String, Sendable, Hashable {
         /// Nothing is kept (never kept, or removed at sign-out or deletion).
         case nothingKept

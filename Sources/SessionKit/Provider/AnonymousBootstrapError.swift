@@ -1,4 +1,5 @@
 /// Why a guest bootstrap gave no access key. No case carries a secret or a response body.
+@nonexhaustive
 public enum AnonymousBootstrapError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The provider profile has no guest bootstrap (``ProviderConfiguration/anonymousBootstrap`` is `nil`).
     case notConfigured

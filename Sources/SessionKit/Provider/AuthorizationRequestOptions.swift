@@ -17,6 +17,7 @@ import SessionKitJOSE
 /// ```
 public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// A `prompt` value (OpenID Connect Core §3.1.2.1; `create` from Initiating User Registration 1.0).
+    @nonexhaustive
     public enum Prompt: String, Sendable, Hashable, CaseIterable {
         /// No user interface at all: the provider answers `login_required` or similar instead.
         case none
@@ -31,6 +32,7 @@ public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConve
     }
 
     /// Authentication context class references to ask for (`acr_values`, OIDC Core §3.1.2.1).
+    @nonexhaustive
     public enum ACRRequest: Sendable, Hashable {
         /// A preference: any `acr` the provider returns is accepted.
         case voluntary([String])
@@ -48,6 +50,7 @@ public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConve
 
     /// Whether the request asks for the `offline_access` scope (OIDC Core §11), which is how many
     /// providers decide whether to issue a refresh token.
+    @nonexhaustive
     public enum OfflineAccessPolicy: Sendable, Hashable {
         /// The configured scopes go out unchanged; as a per-sign-in value, the default's policy applies.
         case asConfigured

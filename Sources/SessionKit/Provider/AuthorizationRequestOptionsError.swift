@@ -2,6 +2,7 @@
 ///
 /// Cases name the rule and the parameter, never a parameter's value (a hint can be personal data,
 /// an extra parameter can carry anything).
+@nonexhaustive
 public enum AuthorizationRequestOptionsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An extra parameter names one the library sets itself (`client_id`, `redirect_uri`,
     /// `response_type`, `scope`, `state`, `nonce`, `code_challenge*`): letting an app set it would

@@ -1,5 +1,6 @@
 extension DeviceKeyManager {
     /// Why no device key could be obtained. No case carries a secret or a response body.
+    @nonexhaustive
     public enum ExchangeError: Error, Sendable, Equatable, CustomStringConvertible {
         /// `409 device_conflict`: the stored device uuid belongs to another account.
         case deviceConflict

@@ -1,4 +1,5 @@
 /// Why a device sign-in ended without tokens.
+@nonexhaustive
 public enum DevicePollFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The person declined (`access_denied`).
     case accessDenied

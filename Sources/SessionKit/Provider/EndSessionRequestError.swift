@@ -1,4 +1,5 @@
 /// Why an ``EndSessionRequest`` could not be built.
+@nonexhaustive
 public enum EndSessionRequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A post-logout redirect URI without `state`: the return could not be matched to this request.
     case stateRequired

@@ -1,4 +1,5 @@
 /// What a URL that reached the app means for an RP-initiated logout in progress.
+@nonexhaustive
 public enum EndSessionReturn: Sendable, Hashable, CustomStringConvertible {
     /// Not this logout's post-logout redirect URI (another scheme, host, port or path): not
     /// consumed, the logout keeps waiting.
@@ -10,6 +11,7 @@ public enum EndSessionReturn: Sendable, Hashable, CustomStringConvertible {
     case refused(Refusal)
 
     /// Why a return to the post-logout redirect URI was refused. No case carries a value from the URL.
+    @nonexhaustive
     public enum Refusal: Sendable, Hashable {
         /// The URL has no `state`.
         case missingState

@@ -1,6 +1,7 @@
 public import Foundation
 
 /// Why a provider configuration was rejected at configuration time.
+@nonexhaustive
 public enum ConfigurationError: Error, Sendable, Hashable {
     /// Redirect URI schemes containing `_` are invalid on iOS.
     case invalidRedirectScheme(String)

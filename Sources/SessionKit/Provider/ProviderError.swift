@@ -5,6 +5,7 @@ import Foundation
 /// Transient: transport failures, timeouts, 408, 429, 5xx, undecodable answers. Permanent:
 /// `invalid_grant`, `invalid_client`, other 400s, 401, 403. Bodies are truncated and scrubbed of
 /// anything token-like before they are kept.
+@nonexhaustive
 public enum ProviderError: Error, Sendable, Hashable {
     /// No response: connection failure, timeout, cancellation, oversize body.
     case transport(TransportError)

@@ -2,6 +2,7 @@ public import SessionKitJOSE
 
 /// Why a UserInfo fetch gave no claims: the provider could not be asked, or its answer was not
 /// accepted.
+@nonexhaustive
 public enum UserInfoFetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No answer, or an error status (a 401 means the access token was not accepted).
     case provider(ProviderError)

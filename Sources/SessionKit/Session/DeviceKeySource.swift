@@ -1,4 +1,5 @@
 /// Where a session's device-bound keys come from (1pass.dev's app disconnect presents one).
+@nonexhaustive
 public enum DeviceKeySource: Sendable {
     /// A ``DeviceKeyManager`` made from the session's transport and store when the provider profile
     /// has device-key exchange and the store keeps device credentials (``DeviceCredentialStore``);

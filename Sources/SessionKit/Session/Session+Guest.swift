@@ -19,7 +19,7 @@ extension Session {
     /// The store must keep guest credentials (``GuestCredentialStore``; every store SessionKit
     /// ships does). A stored secret the provider refuses (`401 invalid_device_secret`) is dropped
     /// and the device bootstraps afresh once, which makes a new anonymous user
-    /// (``TransitionReason/guestStarted(subject:startedOver:)`` says so); a second refusal throws.
+    /// (``TransitionReason/Code/guestStarted`` says so); a second refusal throws.
     ///
     /// - Throws: ``SessionError/guestBootstrapFailed(_:)`` when no key was issued;
     ///   ``SessionError/alreadySignedIn`` in a signed-in session; ``SessionError/signInInProgress``

@@ -195,7 +195,7 @@ public final class Session: Sendable {
     /// A stream of everything the session tells the app, starting with the current stage.
     ///
     /// Each subscriber first receives a transition with `from == nil` and reason
-    /// ``TransitionReason/current``, then every later event in order. The stream ends when the
+    /// ``TransitionReason/Code/current``, then every later event in order. The stream ends when the
     /// subscriber stops iterating.
     public func events() -> AsyncStream<SessionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self, bufferingPolicy: .unbounded)

@@ -25,6 +25,7 @@ public struct SessionIdentity: Sendable, Hashable {
     public var source: Source
 
     /// What vouches for an identity.
+    @nonexhaustive
     public enum Source: String, Sendable, Hashable {
         /// A verified id_token (signature and claim checks).
         case idToken

@@ -1,6 +1,7 @@
 /// How ending the provider's browser session at sign-out went (OpenID Connect RP-Initiated
 /// Logout 1.0). Whatever it says, the sign-out itself is complete: the refresh token was revoked
 /// (or the provider could not be told) and local credentials are wiped; nothing here undoes that.
+@nonexhaustive
 public enum ProviderLogoutOutcome: Sendable, Hashable, CustomStringConvertible {
     /// The provider came back to the post-logout redirect URI with this sign-out's `state`.
     case completed

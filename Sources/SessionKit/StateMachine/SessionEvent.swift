@@ -21,6 +21,7 @@ public struct SessionTransition: Sendable, Hashable {
 }
 
 /// Everything a session tells the app, in order.
+@nonexhaustive
 public enum SessionEvent: Sendable, Hashable {
     /// The session changed stage.
     case transition(SessionTransition)
@@ -58,6 +59,7 @@ public enum SessionEvent: Sendable, Hashable {
 }
 
 /// Why a URL that matched the redirect URI was not consumed as the callback.
+@nonexhaustive
 public enum CallbackRefusal: Sendable, Hashable, CustomStringConvertible {
     /// No sign-in waits for a callback (a stale or replayed link).
     case noHandoffWaiting

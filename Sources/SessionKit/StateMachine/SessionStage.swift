@@ -2,6 +2,11 @@ import Foundation
 
 /// The seven stages of a session's life.
 ///
+/// Closed by design: a session is in exactly one of these seven, and a later version will not add
+/// an eighth, so an app may switch over them without a `default:`. (The public enums that may gain
+/// cases, such as ``SessionEvent`` and the error details, are `@nonexhaustive`: a `switch` over one
+/// outside SessionKit needs an `@unknown default:`.)
+///
 /// ```
 /// signedOut ──signIn()──▶ handoff ──callback──▶ verifying ──verified──▶ active
 ///     ▲                      │ timeout/cancel       │ rejected            │  ▲

@@ -66,6 +66,7 @@ public struct StoredSession: Sendable, Equatable, Codable {
 }
 
 /// A server-first operation whose intent is journaled before the first server call.
+@nonexhaustive
 public enum PendingOperation: Sendable, Equatable, Codable {
     /// Sign-out: the refresh token must be revoked before the local wipe.
     case signOut
@@ -102,6 +103,7 @@ public struct CredentialRecord: Sendable, Equatable, Codable {
 }
 
 /// Why a store could not be read or written. Never "signed out" in disguise.
+@nonexhaustive
 public enum CredentialStoreError: Error, Sendable, Hashable {
     /// The stored data is truncated, zeroed or fails its checksum.
     case corrupted(String)

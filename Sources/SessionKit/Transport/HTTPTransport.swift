@@ -55,6 +55,7 @@ public struct HTTPResponse: Sendable, Equatable {
 }
 
 /// Why a request produced no response.
+@nonexhaustive
 public enum TransportError: Error, Sendable, Hashable {
     /// The connection could not be made or broke (refused, reset, DNS, TLS).
     case connectionFailed(String)

@@ -7,6 +7,7 @@ public struct AccessGrant: Sendable, Hashable, CustomStringConvertible {
     public static let typeIdentifier = "com.1password.access-grant"
 
     /// Where an access request stands.
+    @nonexhaustive
     public enum State: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// Not decided yet (for example, waiting for an administrator).
         case pending

@@ -2,6 +2,7 @@
 ///
 /// Cases name the rule and the member's path (`resolved[1].reference`), never a value, so they
 /// are safe to log.
+@nonexhaustive
 public enum AccessGrantDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// More bytes than any grant needs.
     case tooLarge

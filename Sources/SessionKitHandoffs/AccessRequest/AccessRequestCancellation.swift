@@ -1,4 +1,5 @@
 /// Why an access request ended without an answer from 1Password.
+@nonexhaustive
 public enum AccessRequestCancellation: Sendable, Hashable, CustomStringConvertible {
     /// The person closed the sheet without choosing 1Password.
     case closedWithoutChoice

@@ -1,4 +1,5 @@
 /// Why ``AccessRequestHandoff/request(_:)`` threw instead of returning an outcome.
+@nonexhaustive
 public enum AccessRequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An access request is already in flight on this handoff: one at a time (API misuse).
     case alreadyInProgress

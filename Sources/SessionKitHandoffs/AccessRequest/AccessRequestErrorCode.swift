@@ -1,4 +1,5 @@
 /// The errors 1Password's access-request protocol names.
+@nonexhaustive
 public enum AccessRequestErrorCode: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// 1Password could not read the request JSON.
     case requestDecodeFailure

@@ -1,5 +1,6 @@
 /// What an ``AccessRequestHandoff`` tells the app, in order. Events carry counts and causes,
 /// never a reference.
+@nonexhaustive
 public enum AccessRequestEvent: Sendable, Hashable, CustomStringConvertible {
     /// The share sheet was asked to show the request.
     case presented

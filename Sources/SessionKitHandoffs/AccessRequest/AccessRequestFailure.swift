@@ -1,4 +1,5 @@
 /// Why an access request failed.
+@nonexhaustive
 public enum AccessRequestFailure: Sendable, Hashable, CustomStringConvertible {
     /// 1Password could not read the request: fix the request, do not retry.
     case requestDecodeFailure

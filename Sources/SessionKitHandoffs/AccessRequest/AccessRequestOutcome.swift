@@ -1,6 +1,7 @@
 /// How an access request ended, decided from what the share sheet reported.
 ///
 /// Every outcome says how the app may try again (``retryPolicy``).
+@nonexhaustive
 public enum AccessRequestOutcome: Sendable, Hashable, CustomStringConvertible {
     /// 1Password granted the request: the grant's state is `resolved`.
     case granted(AccessGrant)

@@ -1,4 +1,5 @@
 /// Why a presenter could not deliver a completion.
+@nonexhaustive
 public enum AccessRequestPresentationError: Error, Sendable, Hashable {
     /// The calling task was cancelled and the sheet dismissed.
     case cancelled

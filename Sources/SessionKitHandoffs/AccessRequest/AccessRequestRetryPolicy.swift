@@ -1,6 +1,7 @@
 /// Whether and how an app may try an access request again, as code the app can read.
 ///
 /// The reference always travels unchanged: a retry presents the very same reference.
+@nonexhaustive
 public enum AccessRequestRetryPolicy: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Nothing to retry: the request was granted.
     case notNeeded

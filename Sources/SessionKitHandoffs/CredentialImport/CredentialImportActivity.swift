@@ -7,6 +7,7 @@ public struct CredentialImportActivity: Sendable, Hashable, CustomStringConverti
     /// A `userInfo` value, as far as the intake distinguishes them.
     ///
     /// A value may be the import token, so printing one shows only its kind.
+    @nonexhaustive
     public enum Value: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
         /// A `UUID` object.
         case uuid(UUID)

@@ -4,6 +4,7 @@ import SessionKit
 /// that is not Credential Exchange Format at all carry the data itself, as an opaque
 /// ``CredentialExchangePayload`` that prints only its size, because the token that fetched it is
 /// spent and the exporter cannot be asked again.
+@nonexhaustive
 public enum CredentialImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The activity did not yield a token.
     case intake(CredentialImportIntakeError)

@@ -1,5 +1,6 @@
 /// What a ``CredentialImportCoordinator`` tells the app, in order: counts and causes, never a
 /// token or credential.
+@nonexhaustive
 public enum CredentialImportEvent: Sendable, Equatable, CustomStringConvertible {
     /// An import began.
     case started

@@ -1,4 +1,5 @@
 /// Why a user activity did not yield an import token. No case carries the token.
+@nonexhaustive
 public enum CredentialImportIntakeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The activity is not the credential-exchange activity.
     case wrongActivityType

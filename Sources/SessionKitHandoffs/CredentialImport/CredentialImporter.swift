@@ -1,4 +1,5 @@
 /// Why an importer could not deliver the exported data. Messages name no credential data.
+@nonexhaustive
 public enum CredentialImporterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The calling task was cancelled.
     case cancelled

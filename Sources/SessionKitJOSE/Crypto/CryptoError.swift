@@ -1,6 +1,7 @@
 /// Failures of the crypto backend.
 ///
 /// None of them carries key material or message bytes, so they are safe to log.
+@nonexhaustive
 public enum CryptoError: Error, Sendable, Equatable {
     /// The system's random number generator did not deliver; nothing random was returned.
     case randomFailed

@@ -10,6 +10,9 @@
 /// in this form, so an app reads them from the verified token only, never from an unverified
 /// decode. Read a value with the accessors, or decode it into an app type with
 /// ``decode(as:claim:)``. Numbers are `Double`, as the strict parser reads them.
+///
+/// Closed by design: these are JSON's kinds of value (RFC 8259), so an app may switch over them
+/// without a `default:`.
 public enum ClaimValue: Sendable, Hashable, Codable {
     /// JSON `null`.
     case null

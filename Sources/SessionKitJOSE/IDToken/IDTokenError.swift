@@ -1,6 +1,7 @@
 /// Why an ID token was rejected, with the stable codes shared by the reference SDKs.
 ///
 /// The description is the code alone: it never contains the token, a claim value or a key.
+@nonexhaustive
 public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The token or its claims could not be parsed, or `iat` / `nbf` lie in the future.
     case malformed

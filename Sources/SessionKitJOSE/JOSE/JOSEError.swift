@@ -1,6 +1,7 @@
 /// Why a JOSE object (compact JWS, its header, a JWKS, or the JSON inside them) was rejected.
 ///
 /// The cases name the rule that was broken, never the offending bytes, so they are safe to log.
+@nonexhaustive
 public enum JOSEError: Error, Sendable, Equatable {
     /// Text that is not canonical unpadded base64url.
     case invalidBase64URL

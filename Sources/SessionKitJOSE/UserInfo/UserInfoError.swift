@@ -2,6 +2,7 @@
 ///
 /// Codes follow the ID-token ones. The description is the code alone: it never contains a claim
 /// value or the access token.
+@nonexhaustive
 public enum UserInfoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The body is not one strict JSON object, is too large, or a standard claim has the wrong type.
     case malformed

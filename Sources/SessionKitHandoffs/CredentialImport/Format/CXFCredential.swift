@@ -1,6 +1,7 @@
 /// One credential of an item, by its CXF `type`: each of the format's 17 types typed, a type
 /// from a later version kept opaque, and a credential that breaks the format's rules kept whole
 /// with the reason.
+@nonexhaustive
 public enum CXFCredential: Sendable, Hashable {
     /// `address`: a postal address.
     case address(CXFAddressCredential)

@@ -2,6 +2,7 @@
 ///
 /// Cases name the rule and the member's path (`accounts[0].items[3].credentials[1].key`), never a
 /// value, so they are safe to log.
+@nonexhaustive
 public enum CXFDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// More bytes than the decoder accepts.
     case tooLarge

@@ -4,6 +4,7 @@
 /// Paths name members and positions only, never values, so a leniency is safe to log.
 public struct CXFLeniency: Sendable, Hashable, CustomStringConvertible {
     /// What was accepted.
+    @nonexhaustive
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// A Base32 secret in lower case or with spaces; read upper-cased, spaces removed.
         case base32CaseOrSpaces

@@ -3,6 +3,7 @@ import SessionKit
 /// A time-based one-time password generator (CXF `totp`, RFC 6238).
 public struct CXFTOTPCredential: Sendable, Hashable {
     /// The HMAC algorithm the codes use.
+    @nonexhaustive
     public enum Algorithm: String, Sendable, Hashable, CaseIterable {
         /// HMAC-SHA-1 (the common default).
         case sha1
