@@ -1,4 +1,5 @@
 import SessionKit
+public import SessionKitCore
 import SessionKitHandoffs
 
 extension DefaultCredentialStore: ImportTokenLedgerProviding {

@@ -1,5 +1,6 @@
 #if canImport(CSessionKitSecret)
     import SessionKit
+    import SessionKitCore
     import SessionKitHandoffs
 
     extension SecretServiceCredentialStore: ImportTokenLedgerProviding {

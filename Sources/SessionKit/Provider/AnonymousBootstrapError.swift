@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 /// Why a guest bootstrap gave no access key. No case carries a secret or a response body.
 public enum AnonymousBootstrapError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The provider profile has no guest bootstrap (``ProviderConfiguration/anonymousBootstrap`` is `nil`).

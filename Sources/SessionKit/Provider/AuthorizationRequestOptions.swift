@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 import SessionKitJOSE
 
 /// What a sign-in asks of the provider beyond the fixed request: how to prompt the person, which

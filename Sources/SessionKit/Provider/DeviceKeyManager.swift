@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 
 /// Obtains and keeps the device-bound key (1pass.dev) that authorizes account-level calls.
 ///

@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 
 /// One RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): what the end-session URL
 /// carries, and what the return to the app must echo.

@@ -1,5 +1,6 @@
 import Dispatch
 public import Foundation
+public import SessionKitCore
 
 /// A ``CredentialStore``, ``DeviceCredentialStore`` and ``GuestCredentialStore`` kept in a
 /// directory of the file system, safe to share between processes.

@@ -1,4 +1,5 @@
 import Foundation
+package import SessionKitCore
 import Synchronization
 
 #if canImport(Glibc)

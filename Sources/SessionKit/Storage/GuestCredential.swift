@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 /// The device credential of a guest ("anonymous-first") session: the device's id and, once the
 /// provider issued it, its secret.
 ///

@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 /// Why an importer could not deliver the exported data. Messages name no credential data.
 public enum CredentialImporterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The calling task was cancelled.

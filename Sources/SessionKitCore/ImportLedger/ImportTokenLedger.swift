@@ -1,4 +1,3 @@
-import SessionKit
 import SessionKitJOSE
 
 /// The durable record of import tokens already used, so a token imports at most once, across
