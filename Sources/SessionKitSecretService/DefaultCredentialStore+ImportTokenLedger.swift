@@ -1,6 +1,5 @@
 import SessionKit
 public import SessionKitCore
-import SessionKitHandoffs
 
 extension DefaultCredentialStore: ImportTokenLedgerProviding {
     /// A ledger beside the chosen store's credentials: an item in the Keychain or the keyring, or

@@ -2,7 +2,7 @@
     import Dispatch
     public import Foundation
     import Security
-    import SessionKitCore
+    public import SessionKitCore
 
     /// A ``CredentialStore``, ``DeviceCredentialStore`` and ``GuestCredentialStore`` in the Keychain,
     /// for Apple platforms.
