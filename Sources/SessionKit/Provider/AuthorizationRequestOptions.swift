@@ -66,7 +66,7 @@ public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConve
     /// `login_hint`: the account to suggest (an e-mail address, a phone number, a user name).
     public var loginHint: String?
     /// `id_token_hint`: an id_token the provider issued earlier, naming the expected person; a
-    /// token, so it is a ``Secret``.
+    /// token, so it is a `Secret`.
     public var idTokenHint: Secret?
     /// `ui_locales`: BCP 47 language tags for the provider's pages, in order of preference.
     public var uiLocales: [String]

@@ -14,7 +14,7 @@ public import SessionKitCore
 /// caller's cancellation removes only that caller. A `401 invalid_device_secret` drops the secret
 /// and bootstraps the device once more; a `409 device_conflict` becomes
 /// ``ExchangeError/deviceConflict``. Nothing is ever logged: the key and the secret are
-/// ``Secret``s throughout.
+/// `Secret`s throughout.
 public actor DeviceKeyManager {
     private let endpoint: URL
     private let platform: String

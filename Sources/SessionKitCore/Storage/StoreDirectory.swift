@@ -6,7 +6,7 @@
     import Darwin
 #endif
 
-/// The file operations of ``FileCredentialStore`` on its directory: durable atomic replace, read,
+/// The file operations of `FileCredentialStore` on its directory: durable atomic replace, read,
 /// remove. Synchronous; the store runs them off the concurrency pool.
 ///
 /// Replacing a file writes a new temporary file in the same directory, syncs it, renames it over
