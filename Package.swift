@@ -12,6 +12,7 @@ let package = Package(
     name: "SessionKit",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        .library(name: "SessionKitCore", targets: ["SessionKitCore"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
         .library(name: "SessionKitJOSE", targets: ["SessionKitJOSE"]),
         .library(name: "SessionKitHandoffs", targets: ["SessionKitHandoffs"]),
@@ -38,29 +39,36 @@ let package = Package(
             ],
             swiftSettings: library
         ),
+        // What the session and the handoffs share: `Secret`, the store errors, the locks, the
+        // store file primitives and the credential-import token ledgers.
+        .target(
+            name: "SessionKitCore",
+            dependencies: ["SessionKitJOSE", "CSessionKitSupport"],
+            swiftSettings: library
+        ),
         // The session: state machine, actors, provider client, seams.
         .target(
             name: "SessionKit",
-            dependencies: ["SessionKitJOSE", "CSessionKitSupport"],
+            dependencies: ["SessionKitCore", "SessionKitJOSE", "CSessionKitSupport"],
             swiftSettings: library
         ),
         // The other app-to-app handoffs: 1Password access requests, credential-exchange import.
         .target(
             name: "SessionKitHandoffs",
-            dependencies: ["SessionKit", "SessionKitJOSE"],
-            swiftSettings: strict
+            dependencies: ["SessionKitCore", "SessionKitJOSE"],
+            swiftSettings: library
         ),
         // Credential stores chosen by the app: the Secret Service, the platform default with its choice on record.
         .target(
             name: "SessionKitSecretService",
-            dependencies: ["SessionKit", "SessionKitHandoffs"],
-            swiftSettings: strict
+            dependencies: ["SessionKit", "SessionKitCore"],
+            swiftSettings: library
         ),
         // The test kit apps use for their own tests.
         .target(
             name: "SessionKitTesting",
-            dependencies: ["SessionKit", "SessionKitJOSE", "SessionKitHandoffs"],
-            swiftSettings: strict
+            dependencies: ["SessionKit", "SessionKitCore", "SessionKitJOSE", "SessionKitHandoffs"],
+            swiftSettings: library
         ),
         .executableTarget(
             name: "Walkthrough",

@@ -14,7 +14,7 @@
 # SwiftPM cannot link libFuzzer targets, so the binaries are built with swiftc
 # (-sanitize=fuzzer,address): jose-fuzz compiles SessionKitJOSE's sources together with
 # Targets/FuzzTargets.swift into one module and picks its target from JOSE_FUZZ_TARGET;
-# handoffs-fuzz compiles SessionKitJOSE, SessionKit and SessionKitHandoffs as modules of their
+# handoffs-fuzz compiles SessionKitJOSE, SessionKitCore and SessionKitHandoffs as modules of their
 # own, links Targets/HandoffFuzzTargets.swift against them, and reads HANDOFFS_FUZZ_TARGET.
 set -euo pipefail
 
@@ -72,10 +72,10 @@ fi
 
 handoffs_binary="$build/handoffs-fuzz"
 if [[ $needs_handoffs -eq 1 ]]; then
-    mapfile -t kit_sources < <(find "$root/Sources/SessionKit" -name '*.swift' | sort)
+    mapfile -t core_sources < <(find "$root/Sources/SessionKitCore" -name '*.swift' | sort)
     mapfile -t handoff_sources < <(find "$root/Sources/SessionKitHandoffs" -name '*.swift' | sort)
     support="$root/Sources/CSessionKitSupport"
-    if stale "$handoffs_binary" "${jose_sources[@]}" "${kit_sources[@]}" "${handoff_sources[@]}" \
+    if stale "$handoffs_binary" "${jose_sources[@]}" "${core_sources[@]}" "${handoff_sources[@]}" \
         "$here/Targets/HandoffFuzzTargets.swift" "$support/secret_runtime.c" "$support/include/CSessionKitSupport.h" \
         "$support/include/sessionkit_secret_runtime.h"; then
         echo "building $handoffs_binary" >&2
@@ -96,7 +96,7 @@ if [[ $needs_handoffs -eq 1 ]]; then
         if ! { clang -c -O1 -fsanitize=fuzzer-no-link,address -I "$support/include" "$support/secret_runtime.c" \
                 -o "$modules/CSessionKitSecretRuntime.o" &&
             build_module SessionKitJOSE "${jose_sources[@]}" &&
-            build_module SessionKit "${kit_sources[@]}" &&
+            build_module SessionKitCore "${core_sources[@]}" &&
             build_module SessionKitHandoffs "${handoff_sources[@]}" &&
             swiftc "${swift_flags[@]}" -module-name HandoffFuzzTargets -use-ld=lld -I "$modules" \
                 -I "$modules/CSessionKitSupport" "$here/Targets/HandoffFuzzTargets.swift" "$modules"/*.o \

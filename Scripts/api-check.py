@@ -15,7 +15,7 @@ import pathlib
 import re
 import sys
 
-MODULES = ["SessionKit", "SessionKitJOSE", "SessionKitHandoffs", "SessionKitSecretService", "SessionKitTesting"]
+MODULES = ["SessionKitCore", "SessionKit", "SessionKitJOSE", "SessionKitHandoffs", "SessionKitSecretService", "SessionKitTesting"]
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BASELINE = ROOT / "Scripts" / "API"
 

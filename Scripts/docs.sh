@@ -17,7 +17,7 @@ for argument in "$@"; do
     esac
 done
 
-modules=(SessionKit SessionKitJOSE SessionKitHandoffs SessionKitSecretService SessionKitTesting)
+modules=(SessionKitCore SessionKit SessionKitJOSE SessionKitHandoffs SessionKitSecretService SessionKitTesting)
 docc_bin=$(command -v docc || true)
 if [[ -z "$docc_bin" ]]; then
     docc_bin="$(dirname "$(readlink -f "$(command -v swift)")")/docc"

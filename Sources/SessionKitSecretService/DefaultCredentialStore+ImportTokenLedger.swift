@@ -1,5 +1,5 @@
 import SessionKit
-import SessionKitHandoffs
+public import SessionKitCore
 
 extension DefaultCredentialStore: ImportTokenLedgerProviding {
     /// A ledger beside the chosen store's credentials: an item in the Keychain or the keyring, or

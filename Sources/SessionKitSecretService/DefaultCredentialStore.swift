@@ -1,5 +1,6 @@
-import Foundation
-import SessionKit
+public import Foundation
+public import SessionKit
+public import SessionKitCore
 
 /// The platform's secure credential store, chosen once, with the choice on record.
 ///

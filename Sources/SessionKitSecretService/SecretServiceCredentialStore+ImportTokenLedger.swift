@@ -1,6 +1,6 @@
 #if canImport(CSessionKitSecret)
     import SessionKit
-    import SessionKitHandoffs
+    public import SessionKitCore
 
     extension SecretServiceCredentialStore: ImportTokenLedgerProviding {
         /// The `account` attribute of the keyring item that holds the ledger, under the store's

@@ -1,6 +1,7 @@
 #if !canImport(Security)
-    import Foundation
-    import SessionKit
+    public import Foundation
+    public import SessionKit
+    public import SessionKitCore
 
     /// The keyring calls the store is made of, named for the tests and tools of this module.
     typealias SecretServiceItems = RuntimeSecretService

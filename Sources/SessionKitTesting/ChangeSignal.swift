@@ -1,4 +1,5 @@
 import SessionKit
+package import SessionKitCore
 
 /// Wakes tests that wait on a condition whenever something they may be waiting for changed: the
 /// session's machine, the clock's sleepers, a request at the simulated provider, a presentation,

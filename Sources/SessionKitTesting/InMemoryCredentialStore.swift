@@ -1,4 +1,5 @@
-import SessionKit
+public import SessionKit
+public import SessionKitCore
 import Synchronization
 
 /// A `CredentialStore`, `DeviceCredentialStore` and `GuestCredentialStore` held in memory, with

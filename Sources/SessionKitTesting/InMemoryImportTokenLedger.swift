@@ -1,4 +1,5 @@
 import SessionKit
+public import SessionKitCore
 import SessionKitHandoffs
 
 /// An `ImportTokenLedger` held in memory, with hooks for tests.

@@ -1,4 +1,5 @@
-import SessionKit
+public import SessionKit
+public import SessionKitCore
 
 /// A `BiometricGate` in memory whose person answers as scripted: confirm, deny, find the item
 /// invalidated by an enrollment change, or no biometrics at all.

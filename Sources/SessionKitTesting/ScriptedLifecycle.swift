@@ -1,4 +1,5 @@
-import SessionKit
+public import SessionKit
+package import SessionKitCore
 
 /// A device whose protected data a test locks and unlocks (iOS: before the first unlock, or while
 /// the system prewarms the app).

@@ -1,5 +1,6 @@
-import Foundation
-import SessionKit
+public import Foundation
+public import SessionKit
+package import SessionKitCore
 import Synchronization
 
 /// A `HandoffPresenter` that plays a queue of scripted answers instead of showing a browser.

@@ -1,4 +1,4 @@
-import SessionKitHandoffs
+public import SessionKitHandoffs
 import SessionKitJOSE
 
 /// Credential Exchange Format data to serve from a ``SimulatedCredentialExporter``: items of the

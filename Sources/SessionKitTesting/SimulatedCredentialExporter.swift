@@ -1,6 +1,7 @@
 import Foundation
 import SessionKit
-import SessionKitHandoffs
+public import SessionKitCore
+public import SessionKitHandoffs
 
 /// A `CredentialImporter` that plays the system and the exporting app from a script.
 ///

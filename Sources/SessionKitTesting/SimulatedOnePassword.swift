@@ -1,6 +1,7 @@
-import Foundation
+public import Foundation
 import SessionKit
-import SessionKitHandoffs
+import SessionKitCore
+public import SessionKitHandoffs
 import SessionKitJOSE
 
 /// An `AccessRequestPresenter` that plays 1Password from a script instead of showing the share

@@ -1,4 +1,4 @@
-import SessionKitHandoffs
+public import SessionKitHandoffs
 
 /// One scripted answer of a ``SimulatedOnePassword`` to one access request.
 ///

@@ -1,6 +1,7 @@
-import Foundation
-import SessionKit
-import SessionKitJOSE
+public import Foundation
+public import SessionKit
+public import SessionKitCore
+public import SessionKitJOSE
 import Synchronization
 
 /// An in-process OpenID provider on the 1pass.dev profile that plugs into the `HTTPTransport` seam.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What one authorization request asked the ``SimulatedProvider`` for beyond the fixed request,
 /// and how it was answered; kept so tests can check that options reached the provider.

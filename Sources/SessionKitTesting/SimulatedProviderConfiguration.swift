@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a ``SimulatedProvider`` presents itself: its issuer, the one client it knows, and its token lifetimes.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One visit to the ``SimulatedProvider``'s end-session endpoint that ended a browser session.
 ///

@@ -1,4 +1,4 @@
-import SessionKitJOSE
+public import SessionKitJOSE
 
 /// RSA signing keys for simulated providers, generated once per process and shared.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One request a ``SimulatedProvider`` received, as a test may inspect it.
 ///

@@ -1,4 +1,4 @@
-import SessionKitJOSE
+public import SessionKitJOSE
 
 /// The claims a ``SimulatedProvider`` puts in id_tokens and UserInfo answers for one subject:
 /// account identity, the standard claims about the person, and any other claim.

@@ -1,5 +1,6 @@
-import Foundation
-import SessionKit
+public import Foundation
+public import SessionKit
+import SessionKitCore
 import SessionKitJOSE
 import Synchronization
 

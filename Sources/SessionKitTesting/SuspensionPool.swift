@@ -1,4 +1,5 @@
 import SessionKit
+import SessionKitCore
 
 /// Calls suspended until their task is cancelled (a simulated app that never answers), and the
 /// tests waiting until enough of them are.

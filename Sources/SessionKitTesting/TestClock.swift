@@ -1,5 +1,6 @@
-import Foundation
+public import Foundation
 import SessionKit
+package import SessionKitCore
 import Synchronization
 
 /// A clock whose time moves only when a test says so.

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 /// The redirect URIs one sign-in attempt's authorization request was rendered for.
 ///

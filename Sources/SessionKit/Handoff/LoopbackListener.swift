@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 /// Keeps one item behind the person's biometric confirmation: the seam under ``HighAssuranceVault``.
 ///
 /// On Apple platforms `KeychainBiometricGate` is a Keychain item created with

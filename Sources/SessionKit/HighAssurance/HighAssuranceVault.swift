@@ -1,4 +1,5 @@
 public import Foundation
+import SessionKitCore
 
 /// Keeps the result of a step-up sign-in behind the person's biometric confirmation, for one
 /// high-assurance action (a payment, a change of password), and decides when it may be read.

@@ -3,6 +3,7 @@
     import Foundation
     import LocalAuthentication
     import Security
+    public import SessionKitCore
 
     /// A ``BiometricGate`` in the Keychain, created as the 1pass.dev integration guide creates its
     /// high-assurance item: a generic password with access control

@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 /// The gate of a platform without one: every call says ``BiometricAvailability/unavailable(_:)``.
 ///
 /// ``HighAssuranceVault/platformGate(service:)`` returns it wherever the Security and

@@ -1,3 +1,5 @@
+import SessionKitCore
+
 /// Whether the device's protected data (the Keychain's `AfterFirstUnlock` items) can be read now.
 ///
 /// Before the first unlock after a reboot, and while iOS prewarms an app, a Keychain read fails

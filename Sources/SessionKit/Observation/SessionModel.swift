@@ -1,4 +1,5 @@
 public import Observation
+import SessionKitCore
 
 /// An observable view of a ``Session`` for SwiftUI (or any Observation client), on the main actor.
 ///

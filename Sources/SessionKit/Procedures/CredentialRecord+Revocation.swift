@@ -1,3 +1,5 @@
+import SessionKitCore
+
 /// The store-side rules of the revocation queue: which tokens go into it, and which stored
 /// session a late or superseded result clears. Pure, so every rule is tested on a record value.
 extension CredentialRecord {

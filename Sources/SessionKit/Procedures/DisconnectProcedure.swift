@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 /// How one account-deletion attempt ended.
 enum DisconnectOutcome: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 /// One guest bootstrap, as a sequence of steps the owner performs.
 ///

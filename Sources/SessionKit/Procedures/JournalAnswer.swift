@@ -1,3 +1,5 @@
+import SessionKitCore
+
 /// What recording an ending operation (sign-out, account deletion) in the store's journal found.
 ///
 /// The journal is what lets the operation resume after a relaunch. A store that can be read but

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 import SessionKitJOSE
 
 /// A verified token set as the procedures see it: the machine's view plus its stored form.

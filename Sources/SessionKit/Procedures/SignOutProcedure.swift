@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 /// How one sign-out attempt ended.
 enum SignOutOutcome: Sendable, Equatable {

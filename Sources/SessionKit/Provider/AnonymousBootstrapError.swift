@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 /// Why a guest bootstrap gave no access key. No case carries a secret or a response body.
 @nonexhaustive
 public enum AnonymousBootstrapError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 /// What one guest bootstrap sends: the device's id, its stored secret once known, and an optional
 /// display name. The platform comes from the ``AnonymousBootstrapProfile``.
 public struct AnonymousBootstrapRequest: Sendable, Hashable, CustomStringConvertible {

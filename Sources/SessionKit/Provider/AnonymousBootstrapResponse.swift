@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 
 /// A guest bootstrap's success answer, decoded strictly with the profile's field names.
 public struct AnonymousBootstrapResponse: Sendable, Hashable, CustomStringConvertible {

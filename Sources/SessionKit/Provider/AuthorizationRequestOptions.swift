@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 import SessionKitJOSE
 
 /// What a sign-in asks of the provider beyond the fixed request: how to prompt the person, which
@@ -68,7 +69,7 @@ public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConve
     /// `login_hint`: the account to suggest (an e-mail address, a phone number, a user name).
     public var loginHint: String?
     /// `id_token_hint`: an id_token the provider issued earlier, naming the expected person; a
-    /// token, so it is a ``Secret``.
+    /// token, so it is a `Secret`.
     public var idTokenHint: Secret?
     /// `ui_locales`: BCP 47 language tags for the provider's pages, in order of preference.
     public var uiLocales: [String]

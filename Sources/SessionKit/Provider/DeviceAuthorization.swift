@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 
 /// A device authorization response (RFC 8628 §3.2): the codes and the address the person needs
 /// to approve the sign-in on another device, decoded strictly.

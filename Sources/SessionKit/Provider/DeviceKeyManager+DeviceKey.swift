@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 
 extension DeviceKeyManager {
     /// A device-bound key (1pass.dev): the Bearer credential for account-level calls such as app disconnect.

@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 extension DeviceKeyManager: DeviceKeyProviding {
     /// The device key as the disconnect call presents it; exchange failures are reported in the
     /// provider's error classes so the retry policy treats them like any other provider answer.

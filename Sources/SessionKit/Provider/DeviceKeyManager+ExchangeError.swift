@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 extension DeviceKeyManager {
     /// Why no device key could be obtained. No case carries a secret or a response body.
     @nonexhaustive

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 extension DeviceKeyManager {
     /// What one exchange call came back with.

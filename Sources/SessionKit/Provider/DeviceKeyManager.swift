@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 
 /// Obtains and keeps the device-bound key (1pass.dev) that authorizes account-level calls.
 ///
@@ -13,7 +14,7 @@ public import Foundation
 /// caller's cancellation removes only that caller. A `401 invalid_device_secret` drops the secret
 /// and bootstraps the device once more; a `409 device_conflict` becomes
 /// ``ExchangeError/deviceConflict``. Nothing is ever logged: the key and the secret are
-/// ``Secret``s throughout.
+/// `Secret`s throughout.
 public actor DeviceKeyManager {
     private let endpoint: URL
     private let platform: String

@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 
 /// One RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0): what the end-session URL
 /// carries, and what the return to the app must echo.
@@ -7,7 +8,7 @@ public import Foundation
 /// ``ProviderClient/endSessionURL(for:)`` so the provider also ends its browser session (the next
 /// sign-in then asks for credentials again instead of reusing the SSO cookie). The provider sends
 /// the browser back to ``postLogoutRedirectURI`` with `state`; ``match(_:)`` tells that return
-/// from any other URL. Every value that is a token or a secret is a ``Secret``.
+/// from any other URL. Every value that is a token or a secret is a `Secret`.
 public struct EndSessionRequest: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
     /// `id_token_hint` (§2, RECOMMENDED): the id_token of the session being ended, so the provider
     /// knows whose session it is and may skip asking.

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 /// Performs one ``GuestBootstrapProcedure`` against the provider and a guest credential store: the
 /// I/O of a guest bootstrap, with no decision of its own. `Session` (a guest session's start and

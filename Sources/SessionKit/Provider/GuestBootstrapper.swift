@@ -1,4 +1,5 @@
 public import Foundation
+package import SessionKitCore
 import Synchronization
 
 /// Runs guest bootstraps (`GuestBootstrapProcedure`) against the provider and the guest

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 import SessionKitJOSE
 
 /// The provider's signing keys, cached for a time-to-live, fetched single-flight.

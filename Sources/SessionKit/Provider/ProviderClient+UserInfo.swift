@@ -1,4 +1,5 @@
 import Foundation
+public import SessionKitCore
 public import SessionKitJOSE
 
 extension ProviderClient {

@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 public import SessionKitJOSE
 
 /// Speaks the provider's protocol over an ``HTTPTransport``: authorization URLs, code exchange,

@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 
 /// A token endpoint's success response, decoded strictly (RFC 6749 §5.1).
 public struct TokenResponse: Sendable, Equatable {

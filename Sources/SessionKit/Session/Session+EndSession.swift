@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 import SessionKitJOSE
 
 extension Session {

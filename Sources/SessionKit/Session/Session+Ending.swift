@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 extension Session {
     // MARK: - Sign-out

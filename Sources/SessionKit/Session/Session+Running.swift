@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 /// The one action runner. Every input goes through ``modify(_:)``: one step of the machine under
 /// the session's lock, whose actions are queued under the same lock and performed, in order, by

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 extension Session {
     /// Runs `body` under the store's lease. The lease's own failure is the only error here; the

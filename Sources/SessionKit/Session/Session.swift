@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 import SessionKitJOSE
 import Synchronization
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitCore
 
 /// How a ``Session`` behaves: the provider, its timeouts and its retry policies.
 public struct SessionConfiguration: Sendable {

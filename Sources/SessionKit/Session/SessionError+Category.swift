@@ -1,3 +1,5 @@
+import SessionKitCore
+
 extension SessionError {
     /// What an app should do about an error.
     ///

@@ -1,3 +1,5 @@
+import SessionKitCore
+
 extension SessionError {
     /// Which failure a ``SessionError`` is: a stable name, the same in every version.
     ///

@@ -1,3 +1,4 @@
+public import SessionKitCore
 public import SessionKitJOSE
 
 extension SessionError {

@@ -1,3 +1,4 @@
+public import SessionKitCore
 public import SessionKitJOSE
 
 /// Everything a `Session` call can fail with. Safe to print: nothing in it carries a secret.

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 import SessionKitJOSE
 
 /// Who is signed in, from the last verified id_token. Contains no secret.

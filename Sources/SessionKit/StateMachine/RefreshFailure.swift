@@ -1,3 +1,5 @@
+import SessionKitCore
+
 /// Why a refresh attempt failed, classified before it reaches the machine.
 enum RefreshFailure: Sendable, Equatable {
     /// May pass; `retryIn` is the backoff delay, or `nil` when the retry policy gave up.

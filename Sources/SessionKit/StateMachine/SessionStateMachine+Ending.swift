@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 extension SessionStateMachine {
     /// The app called `signOut()`.

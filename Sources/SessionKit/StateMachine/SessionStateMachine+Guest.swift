@@ -1,4 +1,5 @@
 import Foundation
+import SessionKitCore
 
 /// Guest ("anonymous-first") sessions, in the same stages as any session.
 ///

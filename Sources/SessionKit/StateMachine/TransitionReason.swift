@@ -1,3 +1,4 @@
+package import SessionKitCore
 package import SessionKitJOSE
 
 /// Why a session changed stage. Carries no secret, so it is safe to print.

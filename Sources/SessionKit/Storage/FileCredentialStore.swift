@@ -1,5 +1,6 @@
 import Dispatch
 public import Foundation
+public import SessionKitCore
 
 /// A ``CredentialStore``, ``DeviceCredentialStore`` and ``GuestCredentialStore`` kept in a
 /// directory of the file system, safe to share between processes.
@@ -13,8 +14,8 @@ public import Foundation
 /// Every write replaces a whole file atomically and durably (temporary file, `fsync`, `rename`,
 /// `fsync` of the directory), so after a crash or power loss each file holds the old record or the
 /// new one. Each file is framed with a magic number, a schema version, its length and a SHA-256
-/// digest: a truncated, zeroed or altered file is reported as ``CredentialStoreError/corrupted(_:)``
-/// and one from a newer build as ``CredentialStoreError/unsupportedSchemaVersion(found:supported:)``
+/// digest: a truncated, zeroed or altered file is reported as `CredentialStoreError.corrupted(_:)`
+/// and one from a newer build as `CredentialStoreError.unsupportedSchemaVersion(found:supported:)`
 /// — never as "signed out". A missing file is an empty record. The store never deletes or
 /// rewrites a file it cannot read on its own; saving a new record replaces it.
 ///
@@ -81,7 +82,7 @@ public final class FileCredentialStore: CredentialStore, DeviceCredentialStore, 
 
     /// Replaces the credential record atomically and durably.
     ///
-    /// On ``CredentialStoreError/noSpace`` or ``CredentialStoreError/permissionDenied(_:)`` the
+    /// On `CredentialStoreError.noSpace` or `CredentialStoreError.permissionDenied(_:)` the
     /// previous record is intact.
     public func save(_ record: CredentialRecord) async throws(CredentialStoreError) {
         let files = files
@@ -97,7 +98,7 @@ public final class FileCredentialStore: CredentialStore, DeviceCredentialStore, 
     /// it also works when the store is read-only. The kernel releases it when a holder process
     /// dies. Nested calls from within `body` on a store for the same directory run directly.
     /// Throws `CancellationError` if the task is cancelled while waiting, and
-    /// ``CredentialStoreError/leaseUnavailable(_:)`` if the lock file cannot be opened or locked.
+    /// `CredentialStoreError.leaseUnavailable(_:)` if the lock file cannot be opened or locked.
     public func withLease<Value: Sendable>(_ body: @Sendable () async throws -> Value) async throws -> Value {
         try await lease.withLease(body)
     }

@@ -1,4 +1,5 @@
 import Foundation
+package import SessionKitCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -59,7 +60,7 @@ package final class FileLock: Sendable {
 
     /// Waits until this process holds the lock; returns the descriptor to hand to ``release(_:)``.
     ///
-    /// Throws ``CredentialStoreError/leaseUnavailable(_:)`` when the lock file cannot be opened or
+    /// Throws `CredentialStoreError.leaseUnavailable(_:)` when the lock file cannot be opened or
     /// locked, and `CancellationError` when the task is cancelled while waiting.
     package func acquire() async throws -> Int32 {
         while true {

@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 /// Storage for the guest credential, in a namespace of its own: never beside the refresh token,
 /// nor beside the signed-in session's device credential.
 ///

@@ -2,6 +2,7 @@
     import Dispatch
     public import Foundation
     import Security
+    public import SessionKitCore
 
     /// A ``CredentialStore``, ``DeviceCredentialStore`` and ``GuestCredentialStore`` in the Keychain,
     /// for Apple platforms.

@@ -1,5 +1,6 @@
 import Dispatch
 package import Foundation
+import SessionKitCore
 
 extension LeaseKeeper {
     /// The lease of a store kept outside the file system (a keyring): a `flock` on

@@ -1,3 +1,4 @@
+package import SessionKitCore
 import Synchronization
 
 /// The exclusive lease of one credential store: in-process exclusion plus, optionally, a

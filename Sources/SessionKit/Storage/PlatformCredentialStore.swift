@@ -1,4 +1,5 @@
 package import Foundation
+package import SessionKitCore
 
 /// The store `Session(provider:presenter:)` uses where there is no Keychain: the desktop keyring
 /// whenever a Secret Service answers, else files, with the reason on record.

@@ -1,4 +1,5 @@
 import CSessionKitSupport
+package import SessionKitCore
 
 /// The desktop keyring (freedesktop Secret Service: GNOME Keyring, KeePassXC, KWallet's bridge)
 /// through libsecret, loaded at run time: the library links against nothing for it, and a machine

@@ -1,5 +1,6 @@
 import Dispatch
 package import Foundation
+package import SessionKitCore
 
 /// A credential store in the desktop keyring, through ``RuntimeSecretService`` (libsecret loaded
 /// at run time): what `Session(provider:presenter:)` uses on Linux when a keyring answers, and what

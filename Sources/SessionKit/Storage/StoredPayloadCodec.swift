@@ -1,4 +1,5 @@
 import Foundation
+package import SessionKitCore
 
 /// Turns records into sealed ``StoreEnvelope`` bytes and back; shared by the file, Keychain and
 /// Secret Service stores.

@@ -1,3 +1,5 @@
+package import SessionKitCore
+
 /// Shares one piece of work among every caller that asks for it while it runs.
 ///
 /// The first caller starts the work as a child of the ``TaskOwner`` (never in its own task, so

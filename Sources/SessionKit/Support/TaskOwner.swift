@@ -1,3 +1,5 @@
+package import SessionKitCore
+
 /// The one owner of every task a session (or a component of it) starts.
 ///
 /// Work is handed to ``spawn(_:)`` and runs as a child of one discarding task group, run by one

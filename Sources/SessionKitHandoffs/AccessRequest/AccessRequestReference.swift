@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// An access request reference: the secret that names one access request and carries its text.
 ///

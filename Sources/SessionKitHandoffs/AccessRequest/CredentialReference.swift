@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// A reference to one granted credential, as 1Password returns it in an ``AccessGrant``.
 ///

@@ -1,6 +1,6 @@
 #if canImport(UIKit)
     import Foundation
-    import UIKit
+    public import UIKit
 
     // Apple-only glue, not compiled on Linux: every decision (which attachment is the grant, what a
     // completion means, what an error code stands for) is made by cross-platform code.

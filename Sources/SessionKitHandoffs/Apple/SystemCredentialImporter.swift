@@ -1,6 +1,7 @@
 #if canImport(AuthenticationServices)
     import AuthenticationServices
-    import Foundation
+    public import Foundation
+    public import SessionKitCore
 
     // Apple-only glue, not compiled on Linux: single use, version checks and decoding are done by
     // `CredentialImportCoordinator` and `CXFDocument.decode`, which run everywhere.

@@ -1,5 +1,5 @@
 #if canImport(UniformTypeIdentifiers)
-    import UniformTypeIdentifiers
+    public import UniformTypeIdentifiers
 
     // Apple-only glue, not compiled on Linux. The identifiers and their meaning live in
     // cross-platform code (`AccessRequest`, `AccessGrant`).

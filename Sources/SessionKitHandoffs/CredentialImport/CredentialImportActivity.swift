@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A user activity the app was launched or continued with, as far as the credential import needs
 /// it: the activity's type and its `userInfo`, modelled without Foundation's `NSUserActivity` so

@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// Imports credentials another app exported, once per import token.
 ///

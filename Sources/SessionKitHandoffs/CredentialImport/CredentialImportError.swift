@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// Why an import ended without a document. No case carries the token; the two cases for data
 /// that is not Credential Exchange Format at all carry the data itself, as an opaque

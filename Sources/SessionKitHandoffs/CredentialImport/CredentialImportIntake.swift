@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 /// Accepts the credential-exchange activity and takes its import token out.
 ///
 /// The system names both the activity type and the `userInfo` key

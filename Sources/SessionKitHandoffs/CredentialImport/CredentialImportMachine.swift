@@ -1,4 +1,4 @@
-import SessionKit
+import SessionKitCore
 
 /// The pure core of a ``CredentialImportCoordinator``: `(state, event) -> (state, [action])`.
 ///

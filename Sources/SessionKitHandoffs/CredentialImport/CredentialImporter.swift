@@ -1,3 +1,5 @@
+public import SessionKitCore
+
 /// Why an importer could not deliver the exported data. Messages name no credential data.
 @nonexhaustive
 public enum CredentialImporterError: Error, Sendable, Hashable, CustomStringConvertible {

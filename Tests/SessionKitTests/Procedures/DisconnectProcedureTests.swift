@@ -50,7 +50,7 @@ struct DisconnectProcedureTests {
         _ = p.start()
         #expect(
             line(p.journaled(.unreadable(.corrupted("bad")), now: F.now))
-                == "finish(storage(SessionKit.CredentialStoreError.corrupted(\"bad\")))")
+                == "finish(storage(SessionKitCore.CredentialStoreError.corrupted(\"bad\")))")
     }
 
     @Test func aJournalThatCannotBeWrittenIsReportedAndTheDeletionGoesOnWithoutClearingIt() {
@@ -122,7 +122,7 @@ struct DisconnectProcedureTests {
         var stored = make()
         _ = stored.start()
         _ = stored.journaled(.journaled(F.session("RT-1", expiresIn: 10)), now: F.now)
-        #expect(line(stored.refreshed(.storageFailed(.noSpace))) == "finish(storage(SessionKit.CredentialStoreError.noSpace))")
+        #expect(line(stored.refreshed(.storageFailed(.noSpace))) == "finish(storage(SessionKitCore.CredentialStoreError.noSpace))")
 
         var rejected = make()
         _ = rejected.start()
@@ -178,6 +178,6 @@ struct DisconnectProcedureTests {
         var p = journaled()
         _ = p.deviceKeyAnswered(.success(Secret("DK")))
         _ = p.disconnectAnswered(.success(()))
-        #expect(line(p.wiped(.failure(.noSpace))) == "finish(storage(SessionKit.CredentialStoreError.noSpace))")
+        #expect(line(p.wiped(.failure(.noSpace))) == "finish(storage(SessionKitCore.CredentialStoreError.noSpace))")
     }
 }

@@ -14,7 +14,9 @@ struct PublicEnumTests {
         .deletingLastPathComponent()
 
     /// The library modules an app imports.
-    static let libraries = ["SessionKit", "SessionKitJOSE", "SessionKitHandoffs", "SessionKitSecretService", "SessionKitTesting"]
+    static let libraries = [
+        "SessionKitCore", "SessionKit", "SessionKitJOSE", "SessionKitHandoffs", "SessionKitSecretService", "SessionKitTesting",
+    ]
 
     /// A public enum declaration with cases, where it is and what precedes it.
     struct Declaration: CustomStringConvertible {

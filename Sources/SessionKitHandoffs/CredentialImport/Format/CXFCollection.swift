@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A folder of an account's items (CXF `Collection`), possibly with sub-collections.
 public struct CXFCollection: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Exported credential data in the FIDO Alliance Credential Exchange Format (CXF): a header and
 /// the accounts, each with items, each with credentials.

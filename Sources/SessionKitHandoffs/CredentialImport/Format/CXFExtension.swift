@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// An extension of an account, collection, item, credential or field (CXF `Extension`): its
 /// `name` and the whole object, kept as JSON.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One entry of an account's vault (CXF `Item`): a title and its credentials.
 public struct CXFItem: Sendable, Hashable {

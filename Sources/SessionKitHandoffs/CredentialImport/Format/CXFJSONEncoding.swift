@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import SessionKitJOSE
 
 /// How `Codable` values that mirror the format (Apple's `ASExportedCredentialData` and its

@@ -1,4 +1,4 @@
-import SessionKit
+import SessionKitCore
 import SessionKitJOSE
 
 extension CXFReader {

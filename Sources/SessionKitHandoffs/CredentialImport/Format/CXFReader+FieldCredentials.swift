@@ -1,7 +1,5 @@
 // Decoders of the credential types that consist of editable fields only.
 
-import SessionKit
-
 extension CXFReader {
     mutating func decodeAddressCredential(_ fields: JSONFields) throws(JSONFieldProblem) -> CXFAddressCredential {
         CXFAddressCredential(

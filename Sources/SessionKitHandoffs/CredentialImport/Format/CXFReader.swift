@@ -1,5 +1,5 @@
 import Foundation
-import SessionKit
+import SessionKitCore
 import SessionKitJOSE
 
 /// One decoding pass over a CXF document: the structure (header, accounts, collections, items),

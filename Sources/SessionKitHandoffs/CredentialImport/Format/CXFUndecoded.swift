@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// An account, item or credential that does not conform to the format, kept whole so nothing is
 /// lost: where it was, why it was refused, and its JSON.

@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// An API key (CXF `api-key`).
 ///

@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// A username and password (CXF `basic-auth`), for a web form or HTTP basic authentication.
 ///

@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// A payment card (CXF `credit-card`).
 ///

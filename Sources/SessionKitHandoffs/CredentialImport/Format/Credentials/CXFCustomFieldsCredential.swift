@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// A group of fields the format has no type for (CXF `custom-fields`), such as a security
 /// question and its answer.

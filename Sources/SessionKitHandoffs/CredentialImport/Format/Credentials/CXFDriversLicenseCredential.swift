@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// A driver's licence (CXF `drivers-license`).
 ///

@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// A password the exporter generated and kept, not yet tied to a login (CXF `generated-password`).
 public struct CXFGeneratedPasswordCredential: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// An identity card or similar document (CXF `identity-document`).
 ///

@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// A free-text note (CXF `note`). Its content is treated as secret: people keep recovery codes
 /// and PINs in notes.

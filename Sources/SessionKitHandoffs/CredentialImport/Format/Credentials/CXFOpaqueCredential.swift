@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// A credential of a type this library does not know (one from a later version of the format),
 /// or a known type it must not use (a TOTP with an unknown algorithm), kept whole.

@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// An SSH key pair (CXF `ssh-key`).
 public struct CXFSSHKeyCredential: Sendable, Hashable {

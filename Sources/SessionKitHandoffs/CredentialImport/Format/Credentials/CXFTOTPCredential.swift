@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// A time-based one-time password generator (CXF `totp`, RFC 6238).
 public struct CXFTOTPCredential: Sendable, Hashable {

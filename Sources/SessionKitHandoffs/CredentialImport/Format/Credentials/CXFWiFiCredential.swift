@@ -1,4 +1,4 @@
-import SessionKit
+public import SessionKitCore
 
 /// A Wi-Fi network's details (CXF `wifi`).
 ///

@@ -6,7 +6,7 @@
     import Darwin
 #endif
 
-/// The file operations of ``FileCredentialStore`` on its directory: durable atomic replace, read,
+/// The file operations of `FileCredentialStore` on its directory: durable atomic replace, read,
 /// remove. Synchronous; the store runs them off the concurrency pool.
 ///
 /// Replacing a file writes a new temporary file in the same directory, syncs it, renames it over
@@ -22,7 +22,7 @@ package struct StoreDirectory: Sendable {
     static let directoryMode: UInt32 = 0o700
     static let fileMode: UInt32 = 0o600
     /// A file larger than this cannot be a record; reading stops instead of exhausting memory.
-    static let maximumFileSize = Int64(StoreEnvelope.headerSize + StoreEnvelope.maximumPayloadSize + StoreEnvelope.digestSize)
+    package static let maximumFileSize = Int64(StoreEnvelope.headerSize + StoreEnvelope.maximumPayloadSize + StoreEnvelope.digestSize)
     private static let temporarySuffix = ".tmp"
 
     let path: String

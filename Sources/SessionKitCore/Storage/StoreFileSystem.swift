@@ -1,4 +1,4 @@
-/// The system calls ``FileCredentialStore`` makes, as a seam.
+/// The system calls `FileCredentialStore` makes, as a seam.
 ///
 /// The store's logic (atomic replace, locking, error mapping) sits above this seam, so tests can
 /// inject a full disk, a read-only volume or a short write at any single step without root

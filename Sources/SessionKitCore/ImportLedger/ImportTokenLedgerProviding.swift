@@ -1,5 +1,3 @@
-import SessionKit
-
 /// A credential store that can keep the used-token ledger of a credential import beside the
 /// session's credentials, in the same kind of storage.
 ///
@@ -18,11 +16,4 @@ public protocol ImportTokenLedgerProviding: Sendable {
     ///
     /// Use one ledger per store in a process: the ledger serializes its own reads and writes.
     func makeImportTokenLedger() -> any ImportTokenLedger
-}
-
-extension FileCredentialStore: ImportTokenLedgerProviding {
-    /// A ``FileImportTokenLedger`` in the store's directory.
-    public func makeImportTokenLedger() -> any ImportTokenLedger {
-        FileImportTokenLedger(besides: self)
-    }
 }

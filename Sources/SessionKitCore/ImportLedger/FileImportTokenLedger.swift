@@ -1,9 +1,9 @@
 import Dispatch
-import Foundation
-import SessionKit
+public import Foundation
 
 /// An ``ImportTokenLedger`` kept as one file, `import-tokens`, in a store directory: the
-/// credential store's own directory (``init(besides:capacity:)``) or any other.
+/// credential store's own directory (`init(besides:capacity:)`, which SessionKit adds for its
+/// `FileCredentialStore`) or any other.
 ///
 /// The file is written like the credential store's records: replaced atomically and durably
 /// (temporary file, `fsync`, `rename`, `fsync` of the directory), mode 0600 in a 0700 directory,
@@ -26,11 +26,6 @@ public final class FileImportTokenLedger: ImportTokenLedger {
     /// A ledger in `directory`; nothing is written until the first token is marked.
     public convenience init(directory: URL, capacity: Int = defaultCapacity) {
         self.init(directory: directory, fileSystem: POSIXFileSystem(), capacity: capacity)
-    }
-
-    /// A ledger in the same directory as `store`, beside its credentials.
-    public convenience init(besides store: FileCredentialStore, capacity: Int = defaultCapacity) {
-        self.init(directory: store.directory, capacity: capacity)
     }
 
     /// A ledger over a given file system, for tests that inject failures.

@@ -1,5 +1,5 @@
 #if canImport(Security)
-    import SessionKit
+    public import SessionKitCore
 
     // Apple-only glue, not compiled on Linux: the ledger's logic is `StoredItemImportTokenLedger`,
     // tested everywhere over an in-memory item.

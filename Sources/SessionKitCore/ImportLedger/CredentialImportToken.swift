@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The one-time token the system hands an app to import credentials another app exported.
 ///

@@ -1,10 +1,9 @@
-import SessionKit
 import SessionKitJOSE
 
 /// The durable record of import tokens already used, so a token imports at most once, across
 /// relaunches too.
 ///
-/// ``CredentialImportCoordinator`` marks a token before handing it to the importer: a crash in
+/// `CredentialImportCoordinator` marks a token before handing it to the importer: a crash in
 /// between leaves the token spent rather than importable twice. Ledgers keep only a digest of
 /// each token and may forget the oldest ones past a capacity (tokens are single-use anyway;
 /// the ledger guards against a repeated delivery, which comes soon after the first).

@@ -1,4 +1,3 @@
-import SessionKit
 import SessionKitJOSE
 
 /// A ledger's content: token digests, oldest first, at most `capacity` of them.

@@ -32,7 +32,8 @@ package enum StoreEnvelope {
             }
         }
 
-        var noun: String {
+        /// What the frame holds, for error messages: "credential record", "device credential" …
+        package var noun: String {
             switch self {
             case .credentials: "credential record"
             case .device: "device credential"
@@ -42,9 +43,12 @@ package enum StoreEnvelope {
         }
     }
 
-    static let magic: [UInt8] = [0x89, 0x53, 0x4B, 0x53, 0x0D, 0x0A, 0x1A, 0x0A]
-    static let headerSize = 24
-    static let digestSize = 32
+    /// The eight bytes every frame starts with.
+    package static let magic: [UInt8] = [0x89, 0x53, 0x4B, 0x53, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// Magic, kind, schema version and payload length.
+    package static let headerSize = 24
+    /// The SHA-256 at the end.
+    package static let digestSize = 32
     /// Far above any real record; a larger length field is damage, not data.
     static let maximumPayloadSize = 4 << 20
 

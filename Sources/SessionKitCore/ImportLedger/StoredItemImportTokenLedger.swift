@@ -1,5 +1,3 @@
-import SessionKit
-
 /// An ``ImportTokenLedger`` kept as one item of a keyring-like store: the ledger's framed record
 /// (the file ledger's format: schema version, kind, SHA-256) read and replaced whole.
 ///
