@@ -43,6 +43,25 @@ struct DefaultCredentialStoreTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("credentials").path), "nothing in files")
     }
 
+    @Test(.enabled("needs a Secret Service on the session bus") { await KeyringFixture.isReachable() })
+    func withAKeyringTheImportTokenLedgerIsAKeyringItemToo() async throws {
+        let directory = Self.directory()
+        let service = "SessionKitTests.\(UUID().uuidString)"
+        let store = await DefaultCredentialStore.make(service: service, directory: directory)
+        let keyring = SecretServiceCredentialStore(service: service, leaseDirectory: directory)
+        defer {
+            try? SecretServiceItems.remove(keyring.keyring.importTokenLedger)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        #expect(store.backend == .secretService)
+        let token = CredentialImportToken(UUID(uuidString: "00000000-0000-4000-8000-0000000000D1")!)
+
+        #expect(try await store.makeImportTokenLedger().markUsed(token))
+
+        #expect(try await keyring.makeImportTokenLedger().contains(token), "the mark is in the keyring")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("import-tokens").path), "nothing in files")
+    }
+
     /// Run outside any D-Bus session (plain `swift test`, or the test script's headless step).
     @Test(.enabled("runs where no Secret Service answers") { await !KeyringFixture.isReachable() })
     func aHeadlessMachineFallsBackToFilesWithTheSystemsReason() async throws {

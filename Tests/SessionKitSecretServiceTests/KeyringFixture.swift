@@ -18,6 +18,7 @@ struct KeyringFixture {
         try? SecretServiceItems.remove(store.credentials)
         try? SecretServiceItems.remove(store.device)
         try? SecretServiceItems.remove(store.guest)
+        try? SecretServiceItems.remove(store.keyring.importTokenLedger)
         try? FileManager.default.removeItem(at: leaseDirectory)
     }
 

@@ -69,6 +69,29 @@ struct SecretServiceCredentialStoreTests {
         #expect(try await fixture.store.load() == KeyringFixture.record, "removing the device leaves the record")
     }
 
+    @Test func theImportTokenLedgerLivesInAnItemOfItsOwnAndOutlivesTheStore() async throws {
+        let fixture = KeyringFixture()
+        defer { fixture.remove() }
+        try await fixture.store.save(KeyringFixture.record)
+        let token = CredentialImportToken(UUID(uuidString: "00000000-0000-4000-8000-0000000000C1")!)
+        let other = CredentialImportToken(UUID(uuidString: "00000000-0000-4000-8000-0000000000C2")!)
+
+        let ledger = fixture.store.makeImportTokenLedger()
+        #expect(try await ledger.contains(token) == false)
+        #expect(try await ledger.markUsed(token))
+        #expect(try await ledger.markUsed(token) == false, "a token is used once")
+
+        // A new store over the same items (a relaunch) sees the mark; another token is unused.
+        let relaunched = SecretServiceCredentialStore(service: fixture.service, leaseDirectory: fixture.leaseDirectory)
+        #expect(try await relaunched.makeImportTokenLedger().contains(token))
+        #expect(try await relaunched.makeImportTokenLedger().contains(other) == false)
+        // The ledger is its own framed item; the credential record is untouched.
+        let account = SecretServiceCredentialStore.importTokenLedgerAccount
+        let bytes = try secretToolBytes(["lookup", "service", fixture.service, "account", account])
+        #expect(bytes.starts(with: StoreEnvelope.magic + Array("CXIL".utf8)))
+        #expect(try await fixture.store.load() == KeyringFixture.record)
+    }
+
     @Test func theGuestCredentialLivesInAnItemOfItsOwn() async throws {
         let fixture = KeyringFixture()
         defer { fixture.remove() }

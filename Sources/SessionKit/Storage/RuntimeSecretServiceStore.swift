@@ -116,7 +116,7 @@ package final class RuntimeSecretServiceStore: CredentialStore, DeviceCredential
         }
     }
 
-    private func perform<Value: Sendable>(
+    func perform<Value: Sendable>(
         _ work: @escaping @Sendable () throws(CredentialStoreError) -> Value
     ) async throws(CredentialStoreError) -> Value {
         let queue = self.queue
