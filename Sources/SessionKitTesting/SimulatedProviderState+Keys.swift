@@ -42,11 +42,13 @@ extension SimulatedProviderState {
 
     /// The JWKS document.
     func jwksAnswer(now: Date) -> Answer {
-        let jwks = JWKS(keys: publishedKeys(now: now).map { $0.key.publicJWK(keyID: $0.keyID) })
+        // Serialized from the JWKs alone: a JWKS value would build a verification key per entry.
+        var root = JSONObject()
+        _ = root.insert("keys", .array(publishedKeys(now: now).map { .object($0.key.publicJWK(keyID: $0.keyID).jsonObject) }))
         return Answer(
             HTTPResponse(
                 status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "max-age=3600"],
-                body: Data(jwks.jsonData())))
+                body: Data(JSONWriter.serialize(.object(root)).utf8)))
     }
 
     /// Makes `key` the signing key; the previous one stays published until `now + grace` (not at all for zero).

@@ -257,8 +257,11 @@ extension SimulatedProviderState {
 
     static func hasContentType(_ request: HTTPRequest, _ expected: String) -> Bool {
         guard let value = request.header("Content-Type") else { return false }
-        let mediaType = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
-        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == expected
+        // The media type before any parameter, without the optional whitespace around it (RFC 9110 §8.3).
+        let mediaType = value.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let trimmed = mediaType.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        return HTTPRequest.fieldNamesMatch(String(decoding: trimmed, as: UTF8.self), expected)
     }
 
     static func formError(_ failure: SimulatedProviderForm.Failure) -> Answer {
