@@ -1,5 +1,6 @@
 public import Foundation
 public import SessionKitCore
+import SessionKitJOSE
 
 /// A token endpoint's success response, decoded strictly (RFC 6749 §5.1).
 public struct TokenResponse: Sendable, Equatable {
@@ -29,44 +30,48 @@ public struct TokenResponse: Sendable, Equatable {
         self.scope = scope
     }
 
-    private struct Wire: Decodable {
-        var accessToken: String
-        var tokenType: String
-        var expiresIn: Double?
-        var refreshToken: String?
-        var idToken: String?
-        var scope: String?
-
-        private enum CodingKeys: String, CodingKey {
-            case accessToken = "access_token"
-            case tokenType = "token_type"
-            case expiresIn = "expires_in"
-            case refreshToken = "refresh_token"
-            case idToken = "id_token"
-            case scope
-        }
-    }
-
     /// Decodes a response body; every member must have the type the RFC gives it.
     public init(decoding body: Data) throws(ProviderError) {
-        let wire: Wire
+        // The strict parser the id_token's JSON goes through: a member named twice is refused, as
+        // its meaning would depend on the parser (RFC 8259 §4), and unknown members are skipped.
+        let object: JSONObject
         do {
-            wire = try JSONDecoder().decode(Wire.self, from: body)
+            object = try JSONParser.parseObject(Array(body), maximumDepth: 64)
         } catch {
             throw .invalidResponse("token response does not decode")
         }
-        guard !wire.accessToken.isEmpty else { throw .invalidResponse("access_token is empty") }
-        guard wire.tokenType.caseInsensitiveCompare("bearer") == .orderedSame else {
+        /// A string member; `nil` when it is absent or `null`; anything else does not decode.
+        func string(_ name: String) throws(ProviderError) -> String? {
+            switch object[name] {
+            case nil, .null?: return nil
+            case .string(let value)?: return value
+            case .bool?, .number?, .array?, .object?: throw .invalidResponse("token response does not decode")
+            }
+        }
+        guard let accessToken = try string("access_token"), let tokenType = try string("token_type") else {
+            throw .invalidResponse("token response does not decode")
+        }
+        let expiresIn: Double?
+        switch object["expires_in"] {
+        case nil, .null?: expiresIn = nil
+        case .number(let seconds)?: expiresIn = seconds
+        case .bool?, .string?, .array?, .object?: throw .invalidResponse("token response does not decode")
+        }
+        let refreshToken = try string("refresh_token")
+        let idToken = try string("id_token")
+        let scope = try string("scope")
+        guard !accessToken.isEmpty else { throw .invalidResponse("access_token is empty") }
+        guard HTTPRequest.fieldNamesMatch(tokenType, "bearer") else {
             throw .invalidResponse("token_type is not Bearer")
         }
-        if let expiresIn = wire.expiresIn, !(expiresIn.isFinite && expiresIn >= 0) {
+        if let expiresIn, !(expiresIn.isFinite && expiresIn >= 0) {
             throw .invalidResponse("expires_in is not a non-negative number")
         }
-        if wire.refreshToken?.isEmpty == true || wire.idToken?.isEmpty == true {
+        if refreshToken?.isEmpty == true || idToken?.isEmpty == true {
             throw .invalidResponse("empty token")
         }
         self.init(
-            accessToken: Secret(wire.accessToken), tokenType: wire.tokenType, expiresIn: wire.expiresIn,
-            refreshToken: wire.refreshToken.map(Secret.init), idToken: wire.idToken.map(Secret.init), scope: wire.scope)
+            accessToken: Secret(accessToken), tokenType: tokenType, expiresIn: expiresIn,
+            refreshToken: refreshToken.map(Secret.init), idToken: idToken.map(Secret.init), scope: scope)
     }
 }

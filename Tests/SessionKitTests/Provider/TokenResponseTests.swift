@@ -93,6 +93,20 @@ import Testing
         expectInvalid(#"{"access_token":"AT-secret","token_type":"Bearer","\#(member)":{"value":"RT-secret"}}"#)
     }
 
+    @Test(arguments: ["access_token", "token_type", "refresh_token"])
+    func aMemberNamedTwiceIsRefusedWhateverItsValues(_ member: String) {
+        // Which of the two a parser keeps is not defined (RFC 8259 §4); neither is used.
+        var members = [#""access_token":"AT-secret""#, #""token_type":"Bearer""#, #""refresh_token":"RT-secret""#]
+        members.append(members.first { $0.hasPrefix("\"\(member)\"") }!)
+        expectInvalid("{" + members.joined(separator: ",") + "}")
+    }
+
+    @Test func nullOptionalMembersAreAbsent() throws {
+        let response = try decode(
+            #"{"access_token":"AT-secret","token_type":"Bearer","expires_in":null,"refresh_token":null,"id_token":null,"scope":null}"#)
+        #expect(response == TokenResponse(accessToken: Secret("AT-secret")))
+    }
+
     @Test func scopeMustBeAString() {
         expectInvalid(#"{"access_token":"AT-secret","token_type":"Bearer","scope":["openid"]}"#)
     }
