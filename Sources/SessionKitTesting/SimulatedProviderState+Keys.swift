@@ -43,12 +43,11 @@ extension SimulatedProviderState {
     /// The JWKS document.
     func jwksAnswer(now: Date) -> Answer {
         // Serialized from the JWKs alone: a JWKS value would build a verification key per entry.
-        var root = JSONObject()
-        _ = root.insert("keys", .array(publishedKeys(now: now).map { .object($0.key.publicJWK(keyID: $0.keyID).jsonObject) }))
+        let document = JWKS.jsonData(of: publishedKeys(now: now).map { $0.key.publicJWK(keyID: $0.keyID) })
         return Answer(
             HTTPResponse(
                 status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "max-age=3600"],
-                body: Data(JSONWriter.serialize(.object(root)).utf8)))
+                body: Data(document)))
     }
 
     /// Makes `key` the signing key; the previous one stays published until `now + grace` (not at all for zero).

@@ -261,7 +261,7 @@ extension SimulatedProviderState {
         let mediaType = value.utf8.prefix { $0 != UInt8(ascii: ";") }
         let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         let trimmed = mediaType.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
-        return HTTPRequest.fieldNamesMatch(String(decoding: trimmed, as: UTF8.self), expected)
+        return ASCII.caseInsensitiveEquals(String(decoding: trimmed, as: UTF8.self), expected)
     }
 
     static func formError(_ failure: SimulatedProviderForm.Failure) -> Answer {

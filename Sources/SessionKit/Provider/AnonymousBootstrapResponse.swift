@@ -66,7 +66,7 @@ public struct AnonymousBootstrapResponse: Sendable, Hashable, CustomStringConver
         guard case .string(let tokenType)? = object[profile.tokenTypeField] else {
             throw .malformedResponse("\(profile.tokenTypeField) is missing or not a string")
         }
-        guard tokenType.caseInsensitiveCompare("bearer") == .orderedSame else {
+        guard ASCII.caseInsensitiveEquals(tokenType, "bearer") else {
             throw .malformedResponse("\(profile.tokenTypeField) is not Bearer")
         }
         var expiresIn: Int?

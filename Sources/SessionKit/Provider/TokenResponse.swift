@@ -61,7 +61,7 @@ public struct TokenResponse: Sendable, Equatable {
         let idToken = try string("id_token")
         let scope = try string("scope")
         guard !accessToken.isEmpty else { throw .invalidResponse("access_token is empty") }
-        guard HTTPRequest.fieldNamesMatch(tokenType, "bearer") else {
+        guard ASCII.caseInsensitiveEquals(tokenType, "bearer") else {
             throw .invalidResponse("token_type is not Bearer")
         }
         if let expiresIn, !(expiresIn.isFinite && expiresIn >= 0) {

@@ -24,14 +24,7 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Field names are tokens, ASCII only (RFC 9110 §5.1), so ASCII letters are folded and any
     /// other byte must match exactly.
     public func header(_ name: String) -> String? {
-        headers.first { Self.fieldNamesMatch($0.name, name) }?.value
-    }
-
-    /// Whether two field names are equal ignoring the case of ASCII letters.
-    package static func fieldNamesMatch(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.elementsEqual(rhs.utf8) { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
-        }
+        headers.first { ASCII.caseInsensitiveEquals($0.name, name) }?.value
     }
 
     /// Equal when method, URL, body and the ordered header fields are equal.

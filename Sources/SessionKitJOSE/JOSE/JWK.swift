@@ -97,7 +97,7 @@ extension JWK {
     }
 
     /// The JSON object for this key, members in the order RFC 7517 §4 introduces them.
-    package var jsonObject: JSONObject {
+    var jsonObject: JSONObject {
         var object = JSONObject()
         _ = object.insert("kty", .string(kty))
         let optional: [(String, String?)] = [("kid", kid), ("use", use), ("alg", alg), ("n", n), ("e", e)]

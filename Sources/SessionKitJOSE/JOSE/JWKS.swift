@@ -59,6 +59,11 @@ public struct JWKS: Sendable {
 
     /// The set as `{"keys":[...]}`, for serving from a simulated provider.
     public func jsonData() -> [UInt8] {
+        Self.jsonData(of: keys)
+    }
+
+    /// `keys` as a set document, without building a verification key for any of them.
+    package static func jsonData(of keys: [JWK]) -> [UInt8] {
         var root = JSONObject()
         _ = root.insert("keys", .array(keys.map { .object($0.jsonObject) }))
         return Array(JSONWriter.serialize(.object(root)).utf8)
