@@ -143,7 +143,14 @@ package final class TaskOwner: Sendable {
         Task {
             await withDiscardingTaskGroup { group in
                 for await job in stream {
-                    group.addTask { await job() }
+                    // Where the system has immediate tasks, the child starts on this thread and
+                    // runs until it first suspends: a refresh costs no hand-over to another
+                    // thread before its work begins.
+                    if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+                        group.addImmediateTask { await job() }
+                    } else {
+                        group.addTask { await job() }
+                    }
                 }
             }
         }
@@ -160,6 +167,8 @@ package final class TaskOwner: Sendable {
 final class ChildHandle: Sendable {
     private enum Slot {
         case notStarted(cancelled: Bool)
+        /// The task is being made outside the lock; a cancellation meanwhile is applied once it is.
+        case starting(cancelled: Bool)
         case running(Task<Void, Never>)
         case ended
     }
@@ -168,16 +177,31 @@ final class ChildHandle: Sendable {
 
     /// Runs `work` to its end, or until ``cancel()`` or the calling task's cancellation.
     func run(_ work: @escaping @Sendable () async -> Void) async {
-        let task: Task<Void, Never>? = slot.withLock { slot in
+        let cancelledBeforeStart: Bool? = slot.withLock { slot in
             guard case .notStarted(let cancelled) = slot else { return nil }
-            let task = Task { await work() }
+            slot = .starting(cancelled: cancelled)
+            return cancelled
+        }
+        guard let cancelledBeforeStart else { return }
+        let task: Task<Void, Never>
+        if cancelledBeforeStart {
             // Cancelled before it started: the work still runs, cancelled, so it can report back
             // (a refresh its order's end, a timer nothing) like work cancelled while it runs.
-            if cancelled { task.cancel() }
-            slot = .running(task)
-            return task
+            task = Task { await work() }
+            task.cancel()
+        } else if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+            // Started on this thread, outside the lock: the work runs here until it first
+            // suspends, with no hand-over to another thread.
+            task = Task.immediate { await work() }
+        } else {
+            task = Task { await work() }
         }
-        guard let task else { return }
+        let cancelledWhileStarting = slot.withLock { slot in
+            guard case .starting(let cancelled) = slot else { return false }
+            slot = .running(task)
+            return cancelled
+        }
+        if cancelledWhileStarting { task.cancel() }
         await withTaskCancellationHandler {
             await task.value
         } onCancel: {
@@ -191,6 +215,7 @@ final class ChildHandle: Sendable {
         let task: Task<Void, Never>? = slot.withLock { slot in
             switch slot {
             case .notStarted: slot = .notStarted(cancelled: true)
+            case .starting: slot = .starting(cancelled: true)
             case .running(let task): return task
             case .ended: break
             }
