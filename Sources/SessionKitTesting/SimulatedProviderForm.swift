@@ -40,10 +40,12 @@ enum SimulatedProviderForm {
     ) throws(Failure) -> (single: [String: String], repeated: [String: [String]]) {
         var result: [String: String] = [:]
         var repeated: [String: [String]] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = FormEncoding.unescape(parts[0], plusIsSpace: plusIsSpace),
-                let value = parts.count > 1 ? FormEncoding.unescape(parts[1], plusIsSpace: plusIsSpace) : ""
+        // Split on the bytes: `&` and `=` are ASCII, so every piece is whole UTF-8, and no
+        // character boundaries need finding.
+        for pair in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = FormEncoding.unescape(Substring(parts[0]), plusIsSpace: plusIsSpace),
+                let value = parts.count > 1 ? FormEncoding.unescape(Substring(parts[1]), plusIsSpace: plusIsSpace) : ""
             else { throw .undecodable }
             if repeatable.contains(name) {
                 repeated[name, default: []].append(value)

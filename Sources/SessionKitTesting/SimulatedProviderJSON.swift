@@ -14,38 +14,38 @@ enum SimulatedProviderJSON: Sendable {
     case array([SimulatedProviderJSON])
     case object([(String, SimulatedProviderJSON)])
 
-    /// The compact serialization.
-    var serialized: String {
-        var out = ""
+    /// The compact serialization as UTF-8 bytes: one buffer grown in place, not one string per value.
+    var bytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(to: &out)
         return out
     }
 
-    /// Appends the compact serialization: one string grown in place, not one per value.
-    private func write(to out: inout String) {
+    private func write(to out: inout [UInt8]) {
         switch self {
         case .string(let text): Self.writeQuoted(text, to: &out)
-        case .integer(let number): out += String(number)
+        case .integer(let number): out += String(number).utf8
         case .number(let number):
-            out += number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-        case .bool(let flag): out += flag ? "true" : "false"
-        case .null: out += "null"
+            out += (number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)).utf8
+        case .bool(let flag): out += (flag ? "true" : "false").utf8
+        case .null: out += "null".utf8
         case .array(let items):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 item.write(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeQuoted(member.0, to: &out)
-                out += ":"
+                out.append(UInt8(ascii: ":"))
                 member.1.write(to: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
@@ -62,32 +62,32 @@ enum SimulatedProviderJSON: Sendable {
         }
     }
 
-    /// The serialization as UTF-8 bytes.
-    var bytes: [UInt8] { Array(serialized.utf8) }
-
-    private static func writeQuoted(_ text: String, to out: inout String) {
-        out += "\""
-        defer { out += "\"" }
+    private static func writeQuoted(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        defer { out.append(UInt8(ascii: "\"")) }
         // Most strings (ids, tokens, URLs) need no escape at all: copied whole.
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else {
-            out += text
+            out += text.utf8
             return
         }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += #"\""#.utf8
+            case UInt8(ascii: "\\"): out += #"\\"#.utf8
+            case UInt8(ascii: "\n"): out += #"\n"#.utf8
+            case UInt8(ascii: "\r"): out += #"\r"#.utf8
+            case UInt8(ascii: "\t"): out += #"\t"#.utf8
+            case ..<0x20:
+                // Any other control character as \u00XX (RFC 8259 §7); bytes from 0x80 are UTF-8, copied.
+                out += #"\u00"#.utf8
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            default: out.append(byte)
             }
         }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// One member of a parsed request body, reduced to what the endpoints need.
     enum Field: Sendable, Equatable {

@@ -44,7 +44,7 @@ extension SimulatedProviderState {
     /// The `sub` of an id_token this provider signed for the client; an expired one still counts
     /// as a hint (§2: the hint may have expired).
     private func hintSubject(_ hint: String, now: Date) throws(SimulatedProviderEndSessionError) -> String {
-        let keys = JWKS(keys: publishedKeys(now: now).map { $0.key.publicJWK(keyID: $0.keyID) })
+        let keys = JWKS(keys: publishedKeys(now: now).map(\.publicJWK))
         guard let jws = try? CompactJWS.verifyRS256(hint, keys: keys),
             let claims = try? JSONSerialization.jsonObject(with: Data(jws.payload)) as? [String: Any],
             claims["iss"] as? String == configuration.issuerString, let subject = claims["sub"] as? String

@@ -43,7 +43,7 @@ extension SimulatedProviderState {
     /// The JWKS document.
     func jwksAnswer(now: Date) -> Answer {
         // Serialized from the JWKs alone: a JWKS value would build a verification key per entry.
-        let document = JWKS.jsonData(of: publishedKeys(now: now).map { $0.key.publicJWK(keyID: $0.keyID) })
+        let document = JWKS.jsonData(of: publishedKeys(now: now).map(\.publicJWK))
         return Answer(
             HTTPResponse(
                 status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "max-age=3600"],

@@ -6,12 +6,16 @@ extension SimulatedProviderState {
     ///
     /// An unknown, expired or already revoked token is answered with 200 too (RFC 7009 §2.2), so a
     /// client cannot probe which tokens exist.
-    mutating func revocationAnswer(_ request: HTTPRequest) -> Answer {
+    mutating func revocationAnswer(_ request: HTTPRequest, form decoded: Result<[String: String], SimulatedProviderForm.Failure>) -> Answer
+    {
         guard Self.hasContentType(request, "application/x-www-form-urlencoded") else {
             return Self.error(400, "invalid_request", "the body must be application/x-www-form-urlencoded")
         }
         let form: [String: String]
-        do { form = try Self.form(of: request) } catch { return Self.formError(error) }
+        switch decoded {
+        case .success(let fields): form = fields
+        case .failure(let failure): return Self.formError(failure)
+        }
         guard form["client_id"] == configuration.clientID else {
             return Self.error(401, "invalid_client", "unknown client")
         }

@@ -5,13 +5,17 @@ import SessionKitJOSE
 extension SimulatedProviderState {
     /// `POST /oauth/token`: the authorization code grant (with PKCE) and the refresh token grant.
     mutating func tokenAnswer(
-        _ request: HTTPRequest, now: Date, tampering: SimulatedProviderFault.IDTokenTampering?
+        _ request: HTTPRequest, form decoded: Result<[String: String], SimulatedProviderForm.Failure>, now: Date,
+        tampering: SimulatedProviderFault.IDTokenTampering?
     ) -> Answer {
         guard Self.hasContentType(request, "application/x-www-form-urlencoded") else {
             return Self.error(400, "invalid_request", "the body must be application/x-www-form-urlencoded")
         }
         let form: [String: String]
-        do { form = try Self.form(of: request) } catch { return Self.formError(error) }
+        switch decoded {
+        case .success(let fields): form = fields
+        case .failure(let failure): return Self.formError(failure)
+        }
         guard form["client_id"] == configuration.clientID else {
             return Self.error(401, "invalid_client", "unknown client")
         }

@@ -34,8 +34,17 @@ struct SimulatedProviderState {
     struct SigningKey {
         let key: RSAPrivateKey
         let keyID: String
+        /// The public half as the JWKS publishes it, made once: reading the modulus out of the
+        /// key on every JWKS request would cost more than serving it.
+        let publicJWK: JWK
         /// The instant a retired key leaves the JWKS.
         var publishedUntil: Date?
+
+        init(key: RSAPrivateKey, keyID: String) {
+            self.key = key
+            self.keyID = keyID
+            self.publicJWK = key.publicJWK(keyID: keyID)
+        }
     }
 
     struct AuthorizationCode {
@@ -177,8 +186,10 @@ struct SimulatedProviderState {
             return .respond(answer.response)
         }
         requestCounts[endpoint, default: 0] += 1
-        let form = endpoint == .token || endpoint == .revocation ? try? Self.form(of: request) : nil
-        let grantType = endpoint == .token ? form?["grant_type"] : nil
+        // Decoded once: the log's grant type and the endpoint read the same form.
+        let form: Result<[String: String], SimulatedProviderForm.Failure>? =
+            endpoint == .token || endpoint == .revocation ? Self.decodedForm(of: request) : nil
+        let grantType = endpoint == .token ? (try? form?.get())?["grant_type"] : nil
         if let grantType { grantTypeCounts[grantType, default: 0] += 1 }
         let fault = takeFault(for: endpoint)
 
@@ -192,7 +203,7 @@ struct SimulatedProviderState {
             guard request.method == endpoint.method else {
                 return Answer(HTTPResponse(status: 405, headers: ["Allow": endpoint.method]))
             }
-            return handle(endpoint, request, clientIDSegment: clientIDSegment, now: now, tampering: tampering)
+            return handle(endpoint, request, form: form, clientIDSegment: clientIDSegment, now: now, tampering: tampering)
         }
 
         switch fault {
@@ -237,14 +248,14 @@ struct SimulatedProviderState {
     }
 
     private mutating func handle(
-        _ endpoint: SimulatedProviderEndpoint, _ request: HTTPRequest, clientIDSegment: String?, now: Date,
-        tampering: SimulatedProviderFault.IDTokenTampering?
+        _ endpoint: SimulatedProviderEndpoint, _ request: HTTPRequest, form: Result<[String: String], SimulatedProviderForm.Failure>?,
+        clientIDSegment: String?, now: Date, tampering: SimulatedProviderFault.IDTokenTampering?
     ) -> Answer {
         switch endpoint {
         case .discovery: discoveryAnswer()
         case .jwks: jwksAnswer(now: now)
-        case .token: tokenAnswer(request, now: now, tampering: tampering)
-        case .revocation: revocationAnswer(request)
+        case .token: tokenAnswer(request, form: form ?? Self.decodedForm(of: request), now: now, tampering: tampering)
+        case .revocation: revocationAnswer(request, form: form ?? Self.decodedForm(of: request))
         case .deviceKeyExchange: deviceKeyExchangeAnswer(request, now: now)
         case .disconnect: disconnectAnswer(request, clientID: clientIDSegment ?? "", now: now)
         case .userInfo: userInfoAnswer(request, now: now)
@@ -256,11 +267,14 @@ struct SimulatedProviderState {
     // MARK: Routing
 
     static func path(of url: URL) -> String {
-        URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+        url.path(percentEncoded: true)
     }
 
     static func sameOrigin(_ url: URL, _ issuer: URL) -> Bool {
-        url.scheme?.lowercased() == issuer.scheme?.lowercased() && url.host?.lowercased() == issuer.host?.lowercased()
+        guard let scheme = url.scheme, let issuerScheme = issuer.scheme, let host = url.host(percentEncoded: true),
+            let issuerHost = issuer.host(percentEncoded: true)
+        else { return false }
+        return ASCII.caseInsensitiveEquals(scheme, issuerScheme) && ASCII.caseInsensitiveEquals(host, issuerHost)
             && url.port == issuer.port
     }
 
@@ -284,6 +298,10 @@ struct SimulatedProviderState {
 
     static func form(of request: HTTPRequest) throws(SimulatedProviderForm.Failure) -> [String: String] {
         try SimulatedProviderForm.decodeForm(request.body ?? Data())
+    }
+
+    static func decodedForm(of request: HTTPRequest) -> Result<[String: String], SimulatedProviderForm.Failure> {
+        Result { () throws(SimulatedProviderForm.Failure) in try form(of: request) }
     }
 
     // MARK: Answers

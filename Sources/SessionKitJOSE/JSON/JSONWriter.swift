@@ -44,6 +44,13 @@ package enum JSONWriter {
 
     static func writeString(_ text: String, to output: inout String) {
         output += "\""
+        // Most strings (key ids, base64url, URLs) need no escape: copied whole, not scalar by scalar.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 || $0 == 0x7F })
+        else {
+            output += text
+            output += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
