@@ -78,7 +78,10 @@ extension Session {
         case .verifyDeviceTokens(let response, let generation):
             owner.spawn { await self.verifyDeviceSignIn(response, generation: generation) }
         case .refresh(let order):
-            let child = owner.spawn(cancellable: true) {
+            // Ordered by a caller who now waits for it: it starts on that caller's thread (see
+            // `TaskOwner.spawn`). Inputs it gives while this loop runs are queued for this loop,
+            // so `refresh` below is set before any of them is performed.
+            let child = owner.spawn(cancellable: true, startingHere: order.callerWaits) {
                 await self.inBackgroundTask("SessionKit refresh") { await self.runRefresh(order) }
             }
             core.withLock { $0.refresh = child }

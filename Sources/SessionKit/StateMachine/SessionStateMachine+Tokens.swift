@@ -48,7 +48,7 @@ extension SessionStateMachine {
             let reason: TransitionReason = force ? .refreshRequested : .tokenDue(inSeconds: remaining, callers: 1)
             return [
                 .transition(from: .active, to: .refreshing, reason: reason),
-                renewal(RefreshOrder(generation: generation, attempt: 1, previous: active.tokens)),
+                renewal(RefreshOrder(generation: generation, attempt: 1, previous: active.tokens, callerWaits: true)),
             ]
         case .refreshing(var refreshing):
             if force {

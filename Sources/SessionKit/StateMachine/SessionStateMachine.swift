@@ -104,6 +104,9 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         var attempt: Int
         /// The verified tokens being refreshed; `nil` when restoring at cold launch.
         var previous: Tokens?
+        /// Whether the caller whose request ordered it now waits for it (a due token asked for),
+        /// so it may start on that caller's thread; not for a launch, a timer or a fallback.
+        var callerWaits = false
     }
 
     struct Configuration: Sendable {

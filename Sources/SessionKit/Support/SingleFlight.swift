@@ -92,7 +92,8 @@ package final class SingleFlight<Value: Sendable, Failure: Error>: Sendable {
     }
 
     private func launch(_ flightID: UInt64, _ work: @escaping @Sendable () async -> Result<Value, Failure>, cancelled: Failure) {
-        let child = owner.spawn(cancellable: true) { [self] in
+        // The first caller waits for it at once: it starts on the caller's thread.
+        let child = owner.spawn(cancellable: true, startingHere: true) { [self] in
             finish(flightID, with: await work())
         }
         guard let child else {

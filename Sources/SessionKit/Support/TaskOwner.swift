@@ -1,3 +1,4 @@
+import Foundation
 package import SessionKitCore
 
 /// The one owner of every task a session (or a component of it) starts.
@@ -30,6 +31,8 @@ package final class TaskOwner: Sendable {
         var nextID: UInt64 = 0
         /// Every child that has not ended, with the handle that cancels it on its own.
         var live: [ChildID: ChildHandle?] = [:]
+        /// Completed once shut down with no child left.
+        let drained = Completion()
     }
 
     private let state = Locked(State())
@@ -54,27 +57,22 @@ package final class TaskOwner: Sendable {
 
     /// Starts `work` as a child. Returns its id, or `nil` once the owner is shut down (the work
     /// is then not run). With `cancellable`, ``cancel(_:)`` ends it on its own.
+    ///
+    /// With `startingHere`, for work the calling thread is about to wait for (a refresh its caller
+    /// awaits), the work starts on this thread and runs until it first suspends, in a task of its
+    /// own that inherits nothing from the caller (``ChildHandle/startHere(_:)``): when it ends
+    /// before suspending (an answer already in hand), no other thread is woken at all; otherwise
+    /// a child of the group joins it, so the owner holds it like any other. Never on the main
+    /// thread, whose caller must not run the work, and only where the system has immediate tasks.
     @discardableResult
-    package func spawn(cancellable: Bool = false, _ work: @escaping @Sendable () async -> Void) -> ChildID? {
-        let signal = cancellable ? ChildHandle() : nil
-        let accepted: (ChildID, AsyncStream<Job>.Continuation)? = state.withLock { state in
-            let continuation: AsyncStream<Job>.Continuation
-            switch state.phase {
-            case .shutDown:
-                return nil
-            case .running(let running, _):
-                continuation = running
-            case .idle:
-                let (stream, made) = AsyncStream.makeStream(of: Job.self)
-                state.phase = .running(made, Self.startOwner(stream))
-                continuation = made
-            }
-            state.nextID += 1
-            let id = ChildID(raw: state.nextID)
-            state.live[id] = signal
-            return (id, continuation)
+    package func spawn(
+        cancellable: Bool = false, startingHere: Bool = false, _ work: @escaping @Sendable () async -> Void
+    ) -> ChildID? {
+        if startingHere, !Thread.isMainThread, #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+            return spawnHere(work)
         }
-        guard let (id, continuation) = accepted else { return nil }
+        let signal = cancellable ? ChildHandle() : nil
+        guard let (id, continuation) = admit(signal) else { return nil }
         changes.notify()
         let job: Job = { [self] in
             if let signal {
@@ -92,6 +90,58 @@ package final class TaskOwner: Sendable {
         return id
     }
 
+    @available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *)
+    private func spawnHere(_ work: @escaping @Sendable () async -> Void) -> ChildID? {
+        let handle = ChildHandle()
+        guard let (id, _) = admit(handle) else { return nil }
+        changes.notify()
+        handle.startHere { [self] in
+            await work()
+            childEnded(id)
+        }
+        let joining: AsyncStream<Job>.Continuation?? = state.withLock { state in
+            // Ended before it first suspended: nothing is left to join.
+            guard state.live[id] != nil else { return .none }
+            guard case .running(let continuation, _) = state.phase else { return .some(nil) }
+            return continuation
+        }
+        switch joining {
+        case .none:
+            break
+        case .some(let continuation?):
+            if case .terminated = continuation.yield({ await handle.join() }) {
+                // Shut down meanwhile: the work is cancelled, and the shutdown waits for its end.
+                handle.cancel()
+            }
+        case .some(nil):
+            // Shutting down: ``shutdown()`` cancels every live child and waits for each to end.
+            handle.cancel()
+        }
+        return id
+    }
+
+    /// Admits one child: its id, and the stream that hands jobs to the owner task (started on
+    /// the first admission); `nil` once shut down.
+    private func admit(_ handle: ChildHandle?) -> (ChildID, AsyncStream<Job>.Continuation)? {
+        state.withLock { state in
+            let continuation: AsyncStream<Job>.Continuation
+            switch state.phase {
+            case .shutDown:
+                return nil
+            case .running(let running, _):
+                continuation = running
+            case .idle:
+                let (stream, made) = AsyncStream.makeStream(of: Job.self)
+                state.phase = .running(made, Self.startOwner(stream))
+                continuation = made
+            }
+            state.nextID += 1
+            let id = ChildID(raw: state.nextID)
+            state.live[id] = handle
+            return (id, continuation)
+        }
+    }
+
     /// Cancels one child started with `cancellable: true`; an id that has ended is ignored.
     package func cancel(_ id: ChildID) {
         let handle = state.withLock { $0.live[id] ?? nil }
@@ -102,37 +152,46 @@ package final class TaskOwner: Sendable {
 
     /// Cancels every child, refuses new work, and returns once every child has ended.
     package func shutdown() async {
-        let owner: Task<Void, Never>? = state.withLock { state in
+        let (owner, handles, drained): (Task<Void, Never>?, [ChildHandle], Completion) = state.withLock { state in
+            let owner: Task<Void, Never>?
             switch state.phase {
             case .idle:
-                state.phase = .shutDown(nil)
-                return nil
+                owner = nil
             case .running(let continuation, let task):
                 continuation.finish()
-                state.phase = .shutDown(task)
-                return task
+                owner = task
             case .shutDown(let task):
-                return task
+                owner = task
             }
+            state.phase = .shutDown(owner)
+            if state.live.isEmpty { state.drained.complete() }
+            return (owner, state.live.values.compactMap { $0 }, state.drained)
         }
         owner?.cancel()
+        // A child started on its caller's thread may not be in the group yet: cancelled here.
+        for handle in handles { handle.cancel() }
         await owner?.value
+        await drained.wait()
         changes.notify()
     }
 
     /// Like ``shutdown()``, without waiting: for an owner whose session is gone.
     package func abandon() {
-        let owner: Task<Void, Never>? = state.withLock { state in
-            guard case .running(let continuation, let task) = state.phase else { return nil }
+        let (owner, handles): (Task<Void, Never>?, [ChildHandle]) = state.withLock { state in
+            guard case .running(let continuation, let task) = state.phase else { return (nil, []) }
             continuation.finish()
             state.phase = .shutDown(task)
-            return task
+            return (task, state.live.values.compactMap { $0 })
         }
         owner?.cancel()
+        for handle in handles { handle.cancel() }
     }
 
     private func childEnded(_ id: ChildID) {
-        _ = state.withLock { $0.live.removeValue(forKey: id) }
+        state.withLock { state in
+            state.live.removeValue(forKey: id)
+            if state.live.isEmpty, case .shutDown = state.phase { state.drained.complete() }
+        }
         changes.notify()
     }
 
@@ -174,6 +233,41 @@ final class ChildHandle: Sendable {
     }
 
     private let slot = Locked(Slot.notStarted(cancelled: false))
+
+    /// Starts `work` on this thread in a task that inherits nothing from the caller, and returns
+    /// once it first suspends or ends. A cancellation before or meanwhile is applied at once after.
+    @available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *)
+    func startHere(_ work: @escaping @Sendable () async -> Void) {
+        let cancelledBeforeStart: Bool? = slot.withLock { slot in
+            guard case .notStarted(let cancelled) = slot else { return nil }
+            slot = .starting(cancelled: cancelled)
+            return cancelled
+        }
+        guard let cancelledBeforeStart else { return }
+        let task: Task<Void, Never>
+        if cancelledBeforeStart {
+            task = Task.detached { await work() }
+            task.cancel()
+        } else {
+            task = Task.immediateDetached { await work() }
+        }
+        let cancelledWhileStarting = slot.withLock { slot in
+            guard case .starting(let cancelled) = slot else { return false }
+            slot = .running(task)
+            return cancelled
+        }
+        if cancelledWhileStarting { task.cancel() }
+    }
+
+    /// Waits for the work ``startHere(_:)`` started; the calling task's cancellation cancels it.
+    func join() async {
+        guard case .running(let task) = slot.withLock({ $0 }) else { return }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
 
     /// Runs `work` to its end, or until ``cancel()`` or the calling task's cancellation.
     func run(_ work: @escaping @Sendable () async -> Void) async {

@@ -672,14 +672,17 @@ extension SessionStateMachine.Action where Tokens == ScriptTokens, Waiter == Int
         .transition(from: from, to: to, reason: reason)
     }
 
-    /// Refresh attempt `attempt` of `generation`, refreshing `previous` (`nil` when restoring).
-    static func refresh(generation: UInt64, attempt: Int = 1, previous: ScriptTokens?) -> Self {
-        .refresh(SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous))
+    /// Refresh attempt `attempt` of `generation`, refreshing `previous` (`nil` when restoring);
+    /// `callerWaits` when a caller's request ordered it.
+    static func refresh(generation: UInt64, attempt: Int = 1, previous: ScriptTokens?, callerWaits: Bool = false) -> Self {
+        .refresh(
+            SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous, callerWaits: callerWaits))
     }
 
     /// Guest key renewal attempt `attempt` of `generation`, renewing `previous`.
-    static func renewGuestKey(generation: UInt64, attempt: Int = 1, previous: ScriptTokens) -> Self {
-        .renewGuestKey(SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous))
+    static func renewGuestKey(generation: UInt64, attempt: Int = 1, previous: ScriptTokens, callerWaits: Bool = false) -> Self {
+        .renewGuestKey(
+            SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous, callerWaits: callerWaits))
     }
 
     /// Start timer `raw`, to fire after `after`.

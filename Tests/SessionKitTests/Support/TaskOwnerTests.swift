@@ -1,3 +1,4 @@
+import Foundation
 import SessionKitTesting
 import Synchronization
 import Testing
@@ -63,12 +64,66 @@ struct TaskOwnerTests {
         #expect(!didRun)
     }
 
+    @Test("a child started here runs on the calling thread until it suspends, and one that ends first is never handed over")
+    func startingHereRunsOnTheCallingThread() async throws {
+        let owner = TaskOwner()
+        let ran = Atomic(false)
+        let caller = CurrentThread.id
+        let thread = Atomic<UInt>(0)
+        owner.spawn(startingHere: true) {
+            thread.store(CurrentThread.id, ordering: .relaxed)
+            ran.store(true, ordering: .relaxed)
+        }
+        // Nothing was handed to another thread: the work is done when `spawn` returns.
+        let didRun = ran.load(ordering: .relaxed)
+        #expect(didRun)
+        #expect(thread.load(ordering: .relaxed) == caller)
+        #expect(owner.liveChildren == 0)
+        // Work that suspends is joined by the group like any other child.
+        let signal = ChangeSignal()
+        signal.watch(owner.changes)
+        let gate = Gate()
+        owner.spawn(startingHere: true) { await gate.pass() }
+        #expect(owner.liveChildren == 1)
+        gate.completion.complete()
+        await signal.wait { owner.liveChildren == 0 }
+        #expect(gate.passed.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("a child started here is cancelled on its own, and shutdown cancels it and waits for its end")
+    func startingHereIsOwned() async throws {
+        let owner = TaskOwner()
+        let signal = ChangeSignal()
+        signal.watch(owner.changes)
+        let gate = Gate()
+        let first = try #require(owner.spawn(cancellable: true, startingHere: true) { await gate.pass() })
+        owner.spawn(startingHere: true) { await gate.pass() }
+        owner.cancel(first)
+        await signal.wait { owner.liveChildren == 1 }
+        #expect(gate.cancelled.load(ordering: .relaxed) == 1)
+        await owner.shutdown()
+        #expect(owner.liveChildren == 0)
+        #expect(gate.cancelled.load(ordering: .relaxed) == 2)
+        #expect(owner.spawn(startingHere: true) {} == nil)
+    }
+
     @Test("an owner that was never used starts nothing and shuts down at once")
     func idleShutdown() async {
         let owner = TaskOwner()
         await owner.shutdown()
         #expect(owner.isShutDown)
         #expect(owner.liveChildren == 0)
+    }
+}
+
+/// The calling thread, to tell where work ran.
+enum CurrentThread {
+    static var id: UInt {
+        #if canImport(Glibc)
+            UInt(pthread_self())
+        #else
+            UInt(bitPattern: pthread_self())
+        #endif
     }
 }
 
