@@ -90,7 +90,6 @@ package final class TaskOwner: Sendable {
         return id
     }
 
-    @available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *)
     private func spawnHere(_ work: @escaping @Sendable () async -> Void) -> ChildID? {
         let handle = ChildHandle()
         guard let (id, _) = admit(handle) else { return nil }
@@ -99,24 +98,13 @@ package final class TaskOwner: Sendable {
             await work()
             childEnded(id)
         }
-        let joining: AsyncStream<Job>.Continuation?? = state.withLock { state in
-            // Ended before it first suspended: nothing is left to join.
-            guard state.live[id] != nil else { return .none }
-            guard case .running(let continuation, _) = state.phase else { return .some(nil) }
+        // Nothing to join when it ended before it first suspended, or once shutting down:
+        // ``shutdown()`` cancels every live child, this one included, and waits for each to end.
+        let joining: AsyncStream<Job>.Continuation? = state.withLock { state in
+            guard state.live[id] != nil, case .running(let continuation, _) = state.phase else { return nil }
             return continuation
         }
-        switch joining {
-        case .none:
-            break
-        case .some(let continuation?):
-            if case .terminated = continuation.yield({ await handle.join() }) {
-                // Shut down meanwhile: the work is cancelled, and the shutdown waits for its end.
-                handle.cancel()
-            }
-        case .some(nil):
-            // Shutting down: ``shutdown()`` cancels every live child and waits for each to end.
-            handle.cancel()
-        }
+        _ = joining?.yield { await handle.join() }
         return id
     }
 
@@ -222,7 +210,8 @@ package final class TaskOwner: Sendable {
 /// The work runs in a task the group's child holds and awaits (the only way to cancel one member
 /// of a task group on its own): cancelling the handle cancels that task at once, and cancelling
 /// the group (shutdown) reaches it through the child's cancellation handler. The task never
-/// outlives the child that awaits it.
+/// outlives the child that awaits it, or, for a task started on its caller's thread that the
+/// group has not joined, the owner's shutdown, which waits for every admitted child.
 final class ChildHandle: Sendable {
     private enum Slot {
         case notStarted(cancelled: Bool)
@@ -235,31 +224,18 @@ final class ChildHandle: Sendable {
     private let slot = Locked(Slot.notStarted(cancelled: false))
 
     /// Starts `work` on this thread in a task that inherits nothing from the caller, and returns
-    /// once it first suspends or ends. A cancellation before or meanwhile is applied at once after.
-    @available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *)
+    /// once it first suspends or ends; ``join()`` then waits for it.
     func startHere(_ work: @escaping @Sendable () async -> Void) {
-        let cancelledBeforeStart: Bool? = slot.withLock { slot in
-            guard case .notStarted(let cancelled) = slot else { return nil }
-            slot = .starting(cancelled: cancelled)
-            return cancelled
-        }
-        guard let cancelledBeforeStart else { return }
-        let task: Task<Void, Never>
-        if cancelledBeforeStart {
-            task = Task.detached { await work() }
-            task.cancel()
-        } else {
-            task = Task.immediateDetached { await work() }
-        }
-        let cancelledWhileStarting = slot.withLock { slot in
-            guard case .starting(let cancelled) = slot else { return false }
-            slot = .running(task)
-            return cancelled
-        }
-        if cancelledWhileStarting { task.cancel() }
+        start(work, inheriting: false)
     }
 
-    /// Waits for the work ``startHere(_:)`` started; the calling task's cancellation cancels it.
+    /// Runs `work` to its end, or until ``cancel()`` or the calling task's cancellation.
+    func run(_ work: @escaping @Sendable () async -> Void) async {
+        start(work, inheriting: true)
+        await join()
+    }
+
+    /// Waits for the started work; the calling task's cancellation cancels it.
     func join() async {
         guard case .running(let task) = slot.withLock({ $0 }) else { return }
         await withTaskCancellationHandler {
@@ -267,10 +243,13 @@ final class ChildHandle: Sendable {
         } onCancel: {
             task.cancel()
         }
+        slot.withLock { $0 = .ended }
     }
 
-    /// Runs `work` to its end, or until ``cancel()`` or the calling task's cancellation.
-    func run(_ work: @escaping @Sendable () async -> Void) async {
+    /// Makes the task outside the lock. Where the system has immediate tasks it starts on this
+    /// thread and runs until it first suspends, with no hand-over to another thread; a
+    /// cancellation that arrives meanwhile is applied right after.
+    private func start(_ work: @escaping @Sendable () async -> Void, inheriting: Bool) {
         let cancelledBeforeStart: Bool? = slot.withLock { slot in
             guard case .notStarted(let cancelled) = slot else { return nil }
             slot = .starting(cancelled: cancelled)
@@ -278,17 +257,13 @@ final class ChildHandle: Sendable {
         }
         guard let cancelledBeforeStart else { return }
         let task: Task<Void, Never>
-        if cancelledBeforeStart {
+        if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *), !cancelledBeforeStart {
+            task = inheriting ? Task.immediate { await work() } : Task.immediateDetached { await work() }
+        } else {
             // Cancelled before it started: the work still runs, cancelled, so it can report back
             // (a refresh its order's end, a timer nothing) like work cancelled while it runs.
-            task = Task { await work() }
-            task.cancel()
-        } else if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
-            // Started on this thread, outside the lock: the work runs here until it first
-            // suspends, with no hand-over to another thread.
-            task = Task.immediate { await work() }
-        } else {
-            task = Task { await work() }
+            task = inheriting ? Task { await work() } : Task.detached { await work() }
+            if cancelledBeforeStart { task.cancel() }
         }
         let cancelledWhileStarting = slot.withLock { slot in
             guard case .starting(let cancelled) = slot else { return false }
@@ -296,12 +271,6 @@ final class ChildHandle: Sendable {
             return cancelled
         }
         if cancelledWhileStarting { task.cancel() }
-        await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            task.cancel()
-        }
-        slot.withLock { $0 = .ended }
     }
 
     /// Cancels the work now (or before it starts).
