@@ -168,6 +168,13 @@ public final class SimulatedSessionEnvironment: Sendable {
         await signal.wait { session.stage == stage }
     }
 
+    /// Suspends until every cancellation the session sent has reached its work: a cancelled
+    /// timer's sleep is off the clock, so the clock's next deadline is a live one.
+    public func settleCancellations() async {
+        let session = self.session
+        await signal.wait { session.cancellationsInFlight == 0 }
+    }
+
     /// Suspends until `count` callers wait for the refresh in flight.
     public func waitForWaitingCallers(_ count: Int) async {
         let session = self.session
@@ -195,6 +202,7 @@ public final class SimulatedSessionEnvironment: Sendable {
     /// Returns how far time moved.
     @discardableResult
     public func advanceToNextSleeper(count: Int = 1) async -> Duration? {
+        await settleCancellations()
         await clock.waitForSleepers(count: count)
         return clock.advanceToNextDeadline()
     }

@@ -1,20 +1,12 @@
 import Foundation
 
 extension Session {
-    /// Everything the session keeps, behind its one lock: the machine, the children the machine's
-    /// actions started (by timer, presentation and refresh), the jitter source, the subscribers,
-    /// and the queue of actions still to perform.
+    /// Everything the session keeps, behind its one lock: the machine, the jitter source, the
+    /// subscribers, and the queue of actions still to perform. The children the machine's actions
+    /// start are not recorded here: the machine keeps the handle that cancels each.
     struct Core {
         var machine: Machine
         var random: AnyRandomNumberGenerator
-        /// The running child of each live timer.
-        var timers: [TimerID: TaskOwner.ChildID] = [:]
-        /// The presentation in flight (authorization page, device code, end-session page).
-        var presentation: TaskOwner.ChildID?
-        /// A device sign-in's code request or poll in flight.
-        var deviceRequest: TaskOwner.ChildID?
-        /// The refresh attempt in flight.
-        var refresh: TaskOwner.ChildID?
         /// Whether ``Session/shutdown()`` has begun.
         var isShutDown = false
 

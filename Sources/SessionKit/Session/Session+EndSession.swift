@@ -24,7 +24,7 @@ extension Session {
     }
 
     /// Opens the provider's end-session page through the presenter, as a handoff of its own kind.
-    func presentEndSession(_ order: EndSessionOrder, generation: UInt64) {
+    func presentEndSession(_ order: EndSessionOrder, generation: UInt64, cancelledBy token: CancelToken) {
         // An order is made only with a post-logout redirect URI (``endSessionPlan(idTokenHint:)``).
         guard let postLogoutRedirectURI = order.request.postLogoutRedirectURI else {
             let error = HandoffError.presentationFailed("no post-logout redirect URI")
@@ -39,7 +39,7 @@ extension Session {
         }
         let request = HandoffRequest(
             authorizationURL: order.url, redirectURI: postLogoutRedirectURI, kind: .endSession, redirects: redirects)
-        startPresentation { await self.runEndSessionPresenter(request, redirects: redirects, generation: generation) }
+        owner.spawn(cancelledBy: token) { await self.runEndSessionPresenter(request, redirects: redirects, generation: generation) }
     }
 
     /// Feeds a URL that may be the provider's return from its end-session page.

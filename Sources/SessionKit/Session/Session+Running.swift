@@ -56,52 +56,40 @@ extension Session {
         case .startTimer(let id, let after):
             startTimer(id, after: after)
         case .cancelTimer(let id):
-            if let child = core.withLock({ $0.timers.removeValue(forKey: id) }) { owner.cancel(child) }
-        case .present(let attempt, let generation):
-            present(attempt, generation: generation)
-        case .presentDeviceCode(let prompt, let generation):
-            presentDeviceCode(prompt, generation: generation)
-        case .presentEndSession(let order, let generation):
-            presentEndSession(order, generation: generation)
-        case .cancelPresenter:
-            let (presentation, request) = core.withLock { core in
-                defer { (core.presentation, core.deviceRequest) = (nil, nil) }
-                return (core.presentation, core.deviceRequest)
-            }
-            for child in [presentation, request].compactMap({ $0 }) { owner.cancel(child) }
+            // A timer that fires before this reaches it is dropped by the machine as stale.
+            id.cancel.token.cancel()
+        case .present(let attempt, let generation, let cancel):
+            present(attempt, generation: generation, cancelledBy: cancel.token)
+        case .presentDeviceCode(let prompt, let generation, let cancel):
+            presentDeviceCode(prompt, generation: generation, cancelledBy: cancel.token)
+        case .presentEndSession(let order, let generation, let cancel):
+            presentEndSession(order, generation: generation, cancelledBy: cancel.token)
+        case .cancelPresenter(let handoffWork):
+            handoffWork.token.cancel()
         case .exchangeCode(let code, let attempt, let generation):
             owner.spawn { await self.runExchange(code: Secret(code), attempt: attempt, generation: generation) }
-        case .requestDeviceCode(let generation):
-            startDeviceRequest { await self.requestDeviceCode(generation: generation) }
-        case .pollDeviceToken(let authorization, let generation):
-            startDeviceRequest { await self.pollDeviceToken(authorization, generation: generation) }
+        case .requestDeviceCode(let generation, let cancel):
+            owner.spawn(cancelledBy: cancel.token) { await self.requestDeviceCode(generation: generation) }
+        case .pollDeviceToken(let authorization, let generation, let cancel):
+            owner.spawn(cancelledBy: cancel.token) { await self.pollDeviceToken(authorization, generation: generation) }
         case .verifyDeviceTokens(let response, let generation):
             owner.spawn { await self.verifyDeviceSignIn(response, generation: generation) }
         case .refresh(let order):
-            // Ordered by a caller who now waits for it: it starts on that caller's thread (see
-            // `TaskOwner.spawn`). Inputs it gives while this loop runs are queued for this loop,
-            // so `refresh` below is set before any of them is performed.
-            let child = owner.spawn(cancellable: true, startingHere: order.callerWaits) {
+            owner.spawn(cancelledBy: order.cancel.token) {
                 await self.inBackgroundTask("SessionKit refresh") { await self.runRefresh(order) }
             }
-            core.withLock { $0.refresh = child }
-        case .cancelRefresh:
+        case .cancelRefresh(let attempt):
             // The provider may already have rotated the token; the sign-out revokes what the store holds.
-            let refresh = core.withLock { core in
-                defer { core.refresh = nil }
-                return core.refresh
-            }
-            if let refresh { owner.cancel(refresh) }
+            attempt.token.cancel()
         case .bootstrapGuest(let generation):
             owner.spawn {
                 await self.inBackgroundTask("SessionKit guest bootstrap") { await self.runGuestBootstrap(generation: generation) }
             }
         case .renewGuestKey(let order):
             // Like a refresh's: a sign-out cancels it, and the machine drops what it reports.
-            let child = owner.spawn(cancellable: true) {
+            owner.spawn(cancelledBy: order.cancel.token) {
                 await self.inBackgroundTask("SessionKit guest renewal") { await self.runGuestRenewal(order) }
             }
-            core.withLock { $0.refresh = child }
         case .resetGuestCredential:
             owner.spawn { await self.resetGuestCredential() }
         case .endGuestSession(let generation):
@@ -145,23 +133,17 @@ extension Session {
     private func startTimer(_ id: TimerID, after duration: Duration) {
         let clock = self.clock
         // Weak: a handoff's timeout must not keep a session nobody holds alive for five minutes.
-        let child = owner.spawn(cancellable: true) { [weak self] in
+        owner.spawn(cancelledBy: id.cancel.token) { [weak self] in
             do {
                 try await clock.sleep(for: duration)
             } catch {
                 return
             }
-            self?.timerFired(id)
+            self?.modify { $0.timerFired(id) }
         }
-        core.withLock { $0.timers[id] = child }
     }
 
-    private func startDeviceRequest(_ work: @escaping @Sendable () async -> Void) {
-        let child = owner.spawn(cancellable: true, work)
-        core.withLock { $0.deviceRequest = child }
-    }
-
-    private func present(_ attempt: SignInAttempt, generation: UInt64) {
+    private func present(_ attempt: SignInAttempt, generation: UInt64, cancelledBy token: CancelToken) {
         let client = self.client
         let redirects = HandoffRedirects { redirectURI in
             // The options were validated when the attempt was made, so rendering them cannot fail.
@@ -171,12 +153,12 @@ extension Session {
         }
         let request = HandoffRequest(
             authorizationURL: attempt.authorizationURL, redirectURI: configuration.provider.redirectURI, redirects: redirects)
-        startPresentation { await self.runPresenter(request, redirects: redirects, generation: generation) }
+        owner.spawn(cancelledBy: token) { await self.runPresenter(request, redirects: redirects, generation: generation) }
     }
 
-    private func presentDeviceCode(_ prompt: DeviceCodePrompt, generation: UInt64) {
+    private func presentDeviceCode(_ prompt: DeviceCodePrompt, generation: UInt64, cancelledBy token: CancelToken) {
         let presenter = self.presenter
-        startPresentation {
+        owner.spawn(cancelledBy: token) {
             do throws(HandoffError) {
                 try await presenter.presentDeviceCode(prompt)
             } catch {
@@ -185,20 +167,10 @@ extension Session {
         }
     }
 
-    func startPresentation(_ work: @escaping @Sendable () async -> Void) {
-        let child = owner.spawn(cancellable: true, work)
-        core.withLock { $0.presentation = child }
-    }
-
     // MARK: - Inputs from callers and children
 
     func waiterCancelled(_ id: WaiterID) {
         modify { $0.waiterCancelled(id) }
-    }
-
-    private func timerFired(_ id: TimerID) {
-        core.withLock { _ = $0.timers.removeValue(forKey: id) }
-        modify { $0.timerFired(id) }
     }
 
     /// Tokens were added to the store's revocation queue.

@@ -193,6 +193,11 @@ public final class Session: Sendable {
     /// revocation, device polling, key fetches). Zero once the session is idle or shut down.
     package var liveTaskCount: Int { owner.liveChildren }
 
+    /// How many cancellations the machine sent (a timer, a presentation, a refresh) have not yet
+    /// reached their work; a test moves the clock once this is zero, so no cancelled timer's
+    /// sleep is still on it.
+    package var cancellationsInFlight: Int { owner.cancellationsInFlight }
+
     /// A stream of everything the session tells the app, starting with the current stage.
     ///
     /// Each subscriber first receives a transition with `from == nil` and reason

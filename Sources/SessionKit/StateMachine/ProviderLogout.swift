@@ -5,6 +5,8 @@ import Foundation
 struct ProviderLogout: Sendable {
     var request: EndSessionRequest
     var timer: TimerID
+    /// Ends the end-session page's presentation.
+    var presentation = CancelHandle()
 }
 
 /// What the owner found it can do about the provider's browser session at the end of a sign-out.

@@ -21,28 +21,29 @@ extension SessionStateMachine {
         case cancelTimer(TimerID)
 
         // The handoff's own work.
-        /// Show the authorization page for the attempt.
-        case present(SignInAttempt, generation: UInt64)
+        /// Show the authorization page for the attempt; `cancel` ends the presentation.
+        case present(SignInAttempt, generation: UInt64, cancel: CancelHandle)
         /// Show the person a device sign-in's user code and where to enter it.
-        case presentDeviceCode(DeviceCodePrompt, generation: UInt64)
+        case presentDeviceCode(DeviceCodePrompt, generation: UInt64, cancel: CancelHandle)
         /// Signed out and wiped: open the provider's end-session page.
-        case presentEndSession(EndSessionOrder, generation: UInt64)
-        /// End the presenter's work and a device sign-in's request in flight.
-        case cancelPresenter
+        case presentEndSession(EndSessionOrder, generation: UInt64, cancel: CancelHandle)
+        /// End the presenter's work and a device sign-in's request in flight: all the work
+        /// started with this handle.
+        case cancelPresenter(CancelHandle)
         /// Exchange the callback's code for tokens, then verify and store them.
         case exchangeCode(code: String, attempt: SignInAttempt, generation: UInt64)
         /// Ask the provider for a device code.
-        case requestDeviceCode(generation: UInt64)
+        case requestDeviceCode(generation: UInt64, cancel: CancelHandle)
         /// Ask the token endpoint whether the person approved a device sign-in yet.
-        case pollDeviceToken(DeviceAuthorization, generation: UInt64)
+        case pollDeviceToken(DeviceAuthorization, generation: UInt64, cancel: CancelHandle)
         /// A device sign-in was approved: verify its tokens (no nonce in this grant), store them.
         case verifyDeviceTokens(TokenResponse, generation: UInt64)
 
         // Tokens.
-        /// Run one refresh attempt.
+        /// Run one refresh attempt; the order's handle ends it.
         case refresh(RefreshOrder)
         /// Sign-out or deletion overtook a refresh: stop its request so the journal is written at once.
-        case cancelRefresh
+        case cancelRefresh(CancelHandle)
         /// Tokens that arrived after the session moved on: clear them from the store if they are
         /// there, and queue their refresh token for revocation.
         case discardLateTokens(Tokens)

@@ -55,7 +55,7 @@ extension SessionStateMachine {
                 state = .modifying
                 handoff.payload = .device(.polling(polling))
                 state = .handoff(handoff)
-                return [.pollDeviceToken(polling.authorization, generation: generation)]
+                return [.pollDeviceToken(polling.authorization, generation: generation, cancel: handoff.work)]
             case .device(.polling):
                 // This poll timer already fired; its poll is in flight.
                 return []
@@ -66,8 +66,9 @@ extension SessionStateMachine {
             guard refreshing.retryTimer == id else { return [] }
             state = .modifying
             refreshing.retryTimer = nil
+            refreshing.request = CancelHandle()
             state = .refreshing(refreshing)
-            return [renewal(RefreshOrder(generation: generation, attempt: refreshing.attempt, previous: refreshing.previous))]
+            return [renewal(refreshing.order(generation: generation))]
         case .revoking(let operation) where operation.logout != nil:
             guard let logout = operation.logout, logout.timer == id else { return [] }
             return finishProviderLogout(operation, logout: logout, outcome: .timedOut)

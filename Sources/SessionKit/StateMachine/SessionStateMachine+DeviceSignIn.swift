@@ -32,10 +32,11 @@ extension SessionStateMachine {
         generation += 1
         // The handoff timeout covers the code request; once the code is shown, `expires_in` rules.
         let timer = makeTimer()
-        state = .handoff(Handoff(payload: .device(.requestingCode), timer: timer, waiters: WaiterList(id, waiter), guest: guest))
+        let handoff = Handoff(payload: .device(.requestingCode), timer: timer, waiters: WaiterList(id, waiter), guest: guest)
+        state = .handoff(handoff)
         return [
             .transition(from: from, to: .handoff, reason: .deviceSignInRequested),
-            .requestDeviceCode(generation: generation),
+            .requestDeviceCode(generation: generation, cancel: handoff.work),
             .startTimer(timer, after: configuration.handoffTimeout),
         ]
     }
@@ -71,7 +72,7 @@ extension SessionStateMachine {
             .cancelTimer(timeout),
             .transition(
                 from: .handoff, to: .handoff, reason: .deviceCodeIssued(expiresInSeconds: Int(authorization.expiresIn.rounded(.down)))),
-            .presentDeviceCode(DeviceCodePrompt(authorization), generation: generation),
+            .presentDeviceCode(DeviceCodePrompt(authorization), generation: generation, cancel: handoff.work),
             .startTimer(handoff.timer, after: wait),
         ]
     }
@@ -109,7 +110,7 @@ extension SessionStateMachine {
         case .finished(let response):
             state = .verifying(Verifying(attempt: nil, waiters: handoff.waiters, guest: handoff.guest))
             return [
-                .cancelPresenter,
+                .cancelPresenter(handoff.work),
                 .transition(from: .handoff, to: .verifying, reason: .deviceSignInApproved),
                 .verifyDeviceTokens(response, generation: generation),
             ]

@@ -103,7 +103,8 @@ extension SessionStateMachine {
 
     /// The refresh in flight is given up for a server-first operation: its callers are told why.
     func abandon(_ refreshing: Refreshing, error: SessionError) -> [Action] {
-        [.cancelRefresh, .resume(refreshing.waiters.ordered, .failed(error))] + (refreshing.retryTimer.map { [.cancelTimer($0)] } ?? [])
+        [.cancelRefresh(refreshing.request), .resume(refreshing.waiters.ordered, .failed(error))]
+            + (refreshing.retryTimer.map { [.cancelTimer($0)] } ?? [])
     }
 
     private enum ServerStage { case revoking, disconnecting }
@@ -278,11 +279,12 @@ extension SessionStateMachine {
             state = .active(Active(tokens: tokens))
             return [.transition(from: .disconnecting, to: .active, reason: reason), .resume(waiters, .failed(error))]
         }
-        state = .refreshing(Refreshing(previous: nil, waiters: WaiterList(), attempt: 1, retryTimer: nil))
+        let refreshing = Refreshing(previous: nil, waiters: WaiterList(), attempt: 1, retryTimer: nil)
+        state = .refreshing(refreshing)
         return [
             .transition(from: .disconnecting, to: .refreshing, reason: reason),
             .resume(waiters, .failed(error)),
-            .refresh(RefreshOrder(generation: generation, attempt: 1, previous: nil)),
+            .refresh(refreshing.order(generation: generation)),
         ]
     }
 }

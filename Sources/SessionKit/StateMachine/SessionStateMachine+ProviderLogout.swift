@@ -27,11 +27,12 @@ extension SessionStateMachine {
             var operation = operation
             state = .modifying
             let timer = makeTimer()
-            operation.logout = ProviderLogout(request: order.request, timer: timer)
+            let logout = ProviderLogout(request: order.request, timer: timer)
+            operation.logout = logout
             state = .revoking(operation)
             return [
                 .transition(from: .revoking, to: .revoking, reason: reason),
-                .presentEndSession(order, generation: generation),
+                .presentEndSession(order, generation: generation, cancel: logout.presentation),
                 .startTimer(timer, after: configuration.handoffTimeout),
             ]
         }
@@ -51,7 +52,7 @@ extension SessionStateMachine {
         state = .signedOut
         let reason: TransitionReason = outcome == .completed ? .providerSessionEnded : .providerSessionNotEnded(outcome)
         return [
-            .cancelTimer(logout.timer), .cancelPresenter, .transition(from: .revoking, to: .signedOut, reason: reason),
+            .cancelTimer(logout.timer), .cancelPresenter(logout.presentation), .transition(from: .revoking, to: .signedOut, reason: reason),
             .emit(.providerLogout(outcome)), .resume(operation.waiters.ordered, .done),
         ]
     }

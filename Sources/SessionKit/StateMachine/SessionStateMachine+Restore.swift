@@ -48,22 +48,24 @@ extension SessionStateMachine {
                     .resume([waiter], .restored(.active)),
                 ]
             }
-            state = .refreshing(Refreshing(previous: tokens, waiters: WaiterList(), attempt: 1, retryTimer: nil))
+            let refreshing = Refreshing(previous: tokens, waiters: WaiterList(), attempt: 1, retryTimer: nil)
+            state = .refreshing(refreshing)
             let remaining = configuration.timing.secondsLeft(until: tokens.accessTokenExpiresAt, now: now)
             return [
                 .transition(from: .signedOut, to: .refreshing, reason: .restoredDue(subject: tokens.subject, inSeconds: remaining)),
                 .resume([waiter], .restored(.refreshing)),
-                renewal(RefreshOrder(generation: generation, attempt: 1, previous: tokens)),
+                renewal(refreshing.order(generation: generation)),
             ]
         case .incompleteSession:
             generation += 1
             // Nothing verified to hand out yet: the refresh runs in the background, and callers of
             // validAccessToken() join it.
-            state = .refreshing(Refreshing(previous: nil, waiters: WaiterList(), attempt: 1, retryTimer: nil))
+            let refreshing = Refreshing(previous: nil, waiters: WaiterList(), attempt: 1, retryTimer: nil)
+            state = .refreshing(refreshing)
             return [
                 .transition(from: .signedOut, to: .refreshing, reason: .restoring),
                 .resume([waiter], .restored(.refreshing)),
-                .refresh(RefreshOrder(generation: generation, attempt: 1, previous: nil)),
+                .refresh(refreshing.order(generation: generation)),
             ]
         case .foreignSession(let why):
             // Not this configuration's session: left in the store untouched, and not used.

@@ -30,10 +30,11 @@ extension SessionStateMachine {
     ) -> [Action] {
         generation += 1
         let timer = makeTimer()
-        state = .handoff(Handoff(attempt: attempt, timer: timer, waiters: WaiterList(id, waiter), guest: guest))
+        let handoff = Handoff(attempt: attempt, timer: timer, waiters: WaiterList(id, waiter), guest: guest)
+        state = .handoff(handoff)
         return [
             .transition(from: from, to: .handoff, reason: .signInRequested),
-            .present(attempt, generation: generation),
+            .present(attempt, generation: generation, cancel: handoff.work),
             .startTimer(timer, after: configuration.handoffTimeout),
         ]
     }
@@ -78,7 +79,7 @@ extension SessionStateMachine {
             true,
             [
                 .cancelTimer(handoff.timer),
-                .cancelPresenter,
+                .cancelPresenter(handoff.work),
                 .transition(from: .handoff, to: .verifying, reason: .callbackReceived),
                 .exchangeCode(code: callback.code ?? "", attempt: answered, generation: generation),
             ]

@@ -41,14 +41,14 @@ extension SessionStateMachine {
             if !force && !isDue(active.tokens, now: now) {
                 return [.resume([waiter], .tokens(active.tokens))]
             }
-            state = .refreshing(
-                Refreshing(previous: active.tokens, waiters: WaiterList(id, waiter), attempt: 1, retryTimer: nil, forced: force ? [id] : [])
-            )
+            let refreshing = Refreshing(
+                previous: active.tokens, waiters: WaiterList(id, waiter), attempt: 1, retryTimer: nil, forced: force ? [id] : [])
+            state = .refreshing(refreshing)
             let remaining = configuration.timing.secondsLeft(until: active.tokens.accessTokenExpiresAt, now: now)
             let reason: TransitionReason = force ? .refreshRequested : .tokenDue(inSeconds: remaining, callers: 1)
             return [
                 .transition(from: .active, to: .refreshing, reason: reason),
-                renewal(RefreshOrder(generation: generation, attempt: 1, previous: active.tokens, callerWaits: true)),
+                renewal(refreshing.order(generation: generation)),
             ]
         case .refreshing(var refreshing):
             if force {

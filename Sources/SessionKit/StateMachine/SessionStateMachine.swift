@@ -26,6 +26,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         var waiters: WaiterList<Waiter>
         /// The guest session a sign-in started from: the stage returns to it if the sign-in fails.
         var guest: Tokens? = nil
+        /// Ends the handoff's own work: the presentation, and a device sign-in's request in flight.
+        var work = CancelHandle()
     }
 
     struct Verifying {
@@ -48,9 +50,16 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         var waiters: WaiterList<Waiter>
         var attempt: Int
         var retryTimer: TimerID?
+        /// Ends the attempt in flight (while ``retryTimer`` runs, the attempt has ended already).
+        var request = CancelHandle()
         /// The callers of `refresh()` among `waiters`: they asked for a newer token, so the
         /// previous one is never handed to them; only the refresh's result or its failure is.
         var forced: Set<WaiterID> = []
+
+        /// The order for the attempt this stage waits on, ended by ``request``.
+        func order(generation: UInt64) -> RefreshOrder {
+            RefreshOrder(generation: generation, attempt: attempt, previous: previous, cancel: request)
+        }
 
         /// Removes and returns the callers content with the current token (not ``forced``).
         mutating func takeUnforced() -> [Waiter] {
@@ -104,9 +113,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         var attempt: Int
         /// The verified tokens being refreshed; `nil` when restoring at cold launch.
         var previous: Tokens?
-        /// Whether the caller whose request ordered it now waits for it (a due token asked for),
-        /// so it may start on that caller's thread; not for a launch, a timer or a fallback.
-        var callerWaits = false
+        /// Ends the attempt: the refreshing stage keeps it.
+        var cancel = CancelHandle()
     }
 
     struct Configuration: Sendable {
@@ -175,7 +183,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         // A sign-in from a guest session that did not complete leaves the guest session as it was.
         state = handoff.guest.map { .active(Active(tokens: $0)) } ?? .signedOut
         var actions: [Action] = [
-            .cancelTimer(handoff.timer), .cancelPresenter, .transition(from: .handoff, to: stage, reason: reason),
+            .cancelTimer(handoff.timer), .cancelPresenter(handoff.work), .transition(from: .handoff, to: stage, reason: reason),
         ]
         if !handoff.waiters.isEmpty { actions.append(.resume(handoff.waiters.ordered, .failed(error))) }
         return actions
@@ -226,10 +234,18 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         if case .stopped = state { return [] }
         let from = stage
         let held = heldWaiters
+        // The owner's shutdown ends every child too; these end the stage's own work first.
+        var actions: [Action] =
+            switch state {
+            case .handoff(let handoff): [.cancelPresenter(handoff.work)]
+            case .refreshing(let refreshing): [.cancelRefresh(refreshing.request)]
+            case .revoking(let operation): operation.logout.map { [.cancelPresenter($0.presentation)] } ?? []
+            case .signedOut, .verifying, .active, .disconnecting, .modifying, .stopped: []
+            }
         generation += 1
         state = .stopped(.shutDown)
         revocationQueue = RevocationQueue()
-        var actions: [Action] = [.cancelPresenter, .cancelRefresh, .transition(from: from, to: .signedOut, reason: .shutDown)]
+        actions.append(.transition(from: from, to: .signedOut, reason: .shutDown))
         if !held.isEmpty { actions.append(.resume(held, .failed(.shutDown))) }
         return actions
     }

@@ -180,6 +180,13 @@ final class SessionHarness: Sendable {
         await signal.wait(until: condition)
     }
 
+    /// Suspends until every cancellation the session sent has reached its work: a cancelled
+    /// timer's sleep is off the clock, so the clock's next deadline is a live one.
+    func settleCancellations() async {
+        let session = self.session
+        await signal.wait { session.cancellationsInFlight == 0 }
+    }
+
     /// Suspends until `count` callers wait for the refresh in flight.
     func waitForWaitingCallers(_ count: Int) async {
         let session = self.session
@@ -190,6 +197,7 @@ final class SessionHarness: Sendable {
     /// Returns how far time moved.
     @discardableResult
     func advanceToNextSleeper(count: Int = 1) async -> Duration? {
+        await settleCancellations()
         await clock.waitForSleepers(count: count)
         return clock.advanceToNextDeadline()
     }

@@ -556,7 +556,7 @@ struct MachineScript: CustomStringConvertible {
     /// One action as a short line, for failure messages; expectations compare the actions themselves.
     static func line(_ action: Machine.Action) -> String {
         switch action {
-        case .present(let attempt, let generation): "present(\(attempt.state), gen \(generation))"
+        case .present(let attempt, let generation, _): "present(\(attempt.state), gen \(generation))"
         case .cancelPresenter: "cancelPresenter"
         case .startTimer(let id, let after): "startTimer(\(id.raw), \(format(after)))"
         case .cancelTimer(let id): "cancelTimer(\(id.raw))"
@@ -567,11 +567,11 @@ struct MachineScript: CustomStringConvertible {
         case .disconnect(let generation, let attempt): "disconnect(gen \(generation), attempt \(attempt))"
         case .deferRevocation: "deferRevocation"
         case .discardLateTokens(let tokens): "discardLateTokens(\(tokens.name))"
-        case .requestDeviceCode(let generation): "requestDeviceCode(gen \(generation))"
-        case .presentDeviceCode(let prompt, let generation): "presentDeviceCode(\(prompt.userCode), gen \(generation))"
-        case .pollDeviceToken(let authorization, let generation): "pollDeviceToken(\(authorization.userCode), gen \(generation))"
+        case .requestDeviceCode(let generation, _): "requestDeviceCode(gen \(generation))"
+        case .presentDeviceCode(let prompt, let generation, _): "presentDeviceCode(\(prompt.userCode), gen \(generation))"
+        case .pollDeviceToken(let authorization, let generation, _): "pollDeviceToken(\(authorization.userCode), gen \(generation))"
         case .verifyDeviceTokens(_, let generation): "verifyDeviceTokens(gen \(generation))"
-        case .presentEndSession(let order, let generation): "presentEndSession(\(order.url.query ?? ""), gen \(generation))"
+        case .presentEndSession(let order, let generation, _): "presentEndSession(\(order.url.query ?? ""), gen \(generation))"
         case .revokeQueued(let attempt): "revokeQueued(attempt \(attempt))"
         case .bootstrapGuest(let generation): "bootstrapGuest(gen \(generation))"
         case .renewGuestKey(let order): "renewGuestKey(gen \(order.generation), attempt \(order.attempt))"
@@ -672,18 +672,49 @@ extension SessionStateMachine.Action where Tokens == ScriptTokens, Waiter == Int
         .transition(from: from, to: to, reason: reason)
     }
 
-    /// Refresh attempt `attempt` of `generation`, refreshing `previous` (`nil` when restoring);
-    /// `callerWaits` when a caller's request ordered it.
-    static func refresh(generation: UInt64, attempt: Int = 1, previous: ScriptTokens?, callerWaits: Bool = false) -> Self {
-        .refresh(
-            SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous, callerWaits: callerWaits))
+    /// Refresh attempt `attempt` of `generation`, refreshing `previous` (`nil` when restoring).
+    static func refresh(generation: UInt64, attempt: Int = 1, previous: ScriptTokens?) -> Self {
+        .refresh(SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous))
     }
 
     /// Guest key renewal attempt `attempt` of `generation`, renewing `previous`.
-    static func renewGuestKey(generation: UInt64, attempt: Int = 1, previous: ScriptTokens, callerWaits: Bool = false) -> Self {
-        .renewGuestKey(
-            SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous, callerWaits: callerWaits))
+    static func renewGuestKey(generation: UInt64, attempt: Int = 1, previous: ScriptTokens) -> Self {
+        .renewGuestKey(SessionStateMachine.RefreshOrder(generation: generation, attempt: attempt, previous: previous))
     }
+
+    // Work the machine may cancel carries a `CancelHandle`; handles compare equal, so these say
+    // what is ordered and `SessionStateMachineCancelHandleTests` checks which handle is which.
+
+    /// Show the authorization page for `attempt`.
+    static func present(_ attempt: SignInAttempt, generation: UInt64) -> Self {
+        .present(attempt, generation: generation, cancel: CancelHandle())
+    }
+
+    /// Show a device sign-in's code.
+    static func presentDeviceCode(_ prompt: DeviceCodePrompt, generation: UInt64) -> Self {
+        .presentDeviceCode(prompt, generation: generation, cancel: CancelHandle())
+    }
+
+    /// Open the provider's end-session page.
+    static func presentEndSession(_ order: EndSessionOrder, generation: UInt64) -> Self {
+        .presentEndSession(order, generation: generation, cancel: CancelHandle())
+    }
+
+    /// Ask for a device code.
+    static func requestDeviceCode(generation: UInt64) -> Self {
+        .requestDeviceCode(generation: generation, cancel: CancelHandle())
+    }
+
+    /// Poll the token endpoint for a device sign-in.
+    static func pollDeviceToken(_ authorization: DeviceAuthorization, generation: UInt64) -> Self {
+        .pollDeviceToken(authorization, generation: generation, cancel: CancelHandle())
+    }
+
+    /// End the handoff's (or a provider logout's) presentation and requests.
+    static var cancelPresenter: Self { .cancelPresenter(CancelHandle()) }
+
+    /// End the refresh attempt in flight.
+    static var cancelRefresh: Self { .cancelRefresh(CancelHandle()) }
 
     /// Start timer `raw`, to fire after `after`.
     static func startTimer(_ raw: UInt64, after: Duration) -> Self {

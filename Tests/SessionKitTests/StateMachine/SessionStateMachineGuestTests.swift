@@ -99,7 +99,7 @@ extension StateMachineTests {
             #expect(
                 m.tokenRequested(waiter: 2, at: 3550) == [
                     .transition(.active, .refreshing, .tokenDue(inSeconds: 50, callers: 1)),
-                    .renewGuestKey(generation: 1, previous: key, callerWaits: true),
+                    .renewGuestKey(generation: 1, previous: key),
                 ])
         }
 

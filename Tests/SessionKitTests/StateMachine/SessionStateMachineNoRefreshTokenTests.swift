@@ -62,7 +62,7 @@ extension StateMachineTests {
 
         @Test func aRefreshableSessionStillRefreshesInsideTheLeadTime() {
             var m = Script.makeActive(expiresIn: 3600)
-            #expect(m.tokenRequested(waiter: 1, at: 3590).last == .refresh(generation: 1, previous: Script.tokens("A"), callerWaits: true))
+            #expect(m.tokenRequested(waiter: 1, at: 3590).last == .refresh(generation: 1, previous: Script.tokens("A")))
         }
     }
 }

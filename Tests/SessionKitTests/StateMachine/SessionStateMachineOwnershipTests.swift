@@ -53,7 +53,14 @@ struct SessionStateMachineOwnershipTests {
         var script = Script.make(stage)
         let held = script.waiting
         _ = script.shutDown()
-        var expected: [Action] = [.cancelPresenter, .cancelRefresh, .transition(from: stage, to: .signedOut, reason: .shutDown)]
+        // The stage's own work is ended first (the owner's shutdown ends every child after).
+        var expected: [Action] =
+            switch stage {
+            case .handoff: [.cancelPresenter]
+            case .refreshing: [.cancelRefresh]
+            case .signedOut, .verifying, .active, .revoking, .disconnecting: []
+            }
+        expected.append(.transition(from: stage, to: .signedOut, reason: .shutDown))
         if !held.isEmpty { expected.append(.resume(held, .failed(.shutDown))) }
         #expect(script.lastActions == expected)
         #expect(script.stage == .signedOut)

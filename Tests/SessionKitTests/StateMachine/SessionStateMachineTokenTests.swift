@@ -25,7 +25,7 @@ extension StateMachineTests {
             #expect(
                 m.tokenRequested(waiter: 1, at: 3540) == [
                     .transition(.active, .refreshing, .tokenDue(inSeconds: 60, callers: 1)),
-                    .refresh(generation: 1, previous: Script.tokens("A"), callerWaits: true),
+                    .refresh(generation: 1, previous: Script.tokens("A")),
                 ])
             #expect(m.stage == .refreshing)
         }
@@ -36,7 +36,7 @@ extension StateMachineTests {
             #expect(
                 m.tokenRequested(waiter: 1, at: 3541) == [
                     .transition(.active, .refreshing, .tokenDue(inSeconds: 59, callers: 1)),
-                    .refresh(generation: 1, previous: Script.tokens("A"), callerWaits: true),
+                    .refresh(generation: 1, previous: Script.tokens("A")),
                 ])
         }
 
@@ -45,7 +45,7 @@ extension StateMachineTests {
             #expect(
                 m.tokenRequested(waiter: 1, at: 4000) == [
                     .transition(.active, .refreshing, .tokenDue(inSeconds: 0, callers: 1)),
-                    .refresh(generation: 1, previous: Script.tokens("A"), callerWaits: true),
+                    .refresh(generation: 1, previous: Script.tokens("A")),
                 ])
         }
 
@@ -110,7 +110,7 @@ extension StateMachineTests {
             #expect(
                 m.refreshRequested(waiter: 1) == [
                     .transition(.active, .refreshing, .refreshRequested),
-                    .refresh(generation: 1, previous: Script.tokens("A"), callerWaits: true),
+                    .refresh(generation: 1, previous: Script.tokens("A")),
                 ])
             #expect(m.stage == .refreshing)
         }
@@ -122,7 +122,7 @@ extension StateMachineTests {
             #expect(
                 m.tokenRequested(waiter: 1) == [
                     .transition(.active, .refreshing, .tokenDue(inSeconds: 30, callers: 1)),
-                    .refresh(generation: 1, previous: Script.tokens("A", expiresIn: 30), callerWaits: true),
+                    .refresh(generation: 1, previous: Script.tokens("A", expiresIn: 30)),
                 ])
             #expect(m.tokenRequested(waiter: 2) == [])
             #expect(m.tokenRequested(waiter: 3) == [])
@@ -143,7 +143,7 @@ extension StateMachineTests {
             }
             #expect(
                 lines.filter { if case .refresh = $0 { true } else { false } } == [
-                    .refresh(generation: 1, previous: Script.tokens("A", expiresIn: 30), callerWaits: true)
+                    .refresh(generation: 1, previous: Script.tokens("A", expiresIn: 30))
                 ])
             #expect(m.waiting == Array(101...1100))
             #expect(
@@ -232,7 +232,7 @@ extension StateMachineTests {
             #expect(
                 m.tokenRequested(waiter: 3) == [
                     .transition(.active, .refreshing, .tokenDue(inSeconds: 30, callers: 1)),
-                    .refresh(generation: 1, previous: Script.tokens("A", expiresIn: 30), callerWaits: true),
+                    .refresh(generation: 1, previous: Script.tokens("A", expiresIn: 30)),
                 ])
             #expect(m.retryAttempt == 1)
         }

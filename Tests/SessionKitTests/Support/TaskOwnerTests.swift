@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SessionKit
+@testable import SessionKitCore
 
 /// The session's one owner of tasks: children run, can be cancelled one by one, and all end at shutdown.
 @Suite("Task owner")
@@ -11,10 +12,15 @@ struct TaskOwnerTests {
     /// A gate children wait on until a test opens it; counts who got through.
     final class Gate: Sendable {
         let completion = Completion()
+        let entered = Atomic(0)
         let passed = Atomic(0)
         let cancelled = Atomic(0)
+        /// Notified whenever a child reaches the gate.
+        let changes = SessionChangeFeed()
 
         func pass() async {
+            entered.add(1, ordering: .relaxed)
+            changes.notify()
             await completion.wait()
             if Task.isCancelled { cancelled.add(1, ordering: .relaxed) } else { passed.add(1, ordering: .relaxed) }
         }
@@ -33,20 +39,54 @@ struct TaskOwnerTests {
         #expect(gate.passed.load(ordering: .relaxed) == 5)
     }
 
-    @Test("cancelling one child ends only that child")
+    @Test("a cancel token ends only the child racing it")
     func cancelOne() async throws {
         let owner = TaskOwner()
         let signal = ChangeSignal()
         signal.watch(owner.changes)
         let gate = Gate()
-        let first = owner.spawn(cancellable: true) { await gate.pass() }
-        owner.spawn(cancellable: true) { await gate.pass() }
-        owner.cancel(try #require(first))
+        let first = CancelToken()
+        owner.spawn(cancelledBy: first) { await gate.pass() }
+        owner.spawn(cancelledBy: CancelToken()) { await gate.pass() }
+        first.cancel()
         await signal.wait { owner.liveChildren == 1 }
         #expect(gate.cancelled.load(ordering: .relaxed) == 1)
         gate.completion.complete()
         await signal.wait { owner.liveChildren == 0 }
         #expect(gate.passed.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("work whose token was cancelled before it started still runs, cancelled from its first line")
+    func cancelledBeforeStart() async {
+        let owner = TaskOwner()
+        let signal = ChangeSignal()
+        signal.watch(owner.changes)
+        let token = CancelToken()
+        token.cancel()
+        let sawCancellation = Atomic(false)
+        owner.spawn(cancelledBy: token) { sawCancellation.store(Task.isCancelled, ordering: .relaxed) }
+        await signal.wait { owner.liveChildren == 0 }
+        let cancelledFromTheStart = sawCancellation.load(ordering: .relaxed)
+        #expect(cancelledFromTheStart)
+    }
+
+    @Test("one token covers every run started with it, and a run that ended is untouched")
+    func oneTokenManyRuns() async {
+        let owner = TaskOwner()
+        let signal = ChangeSignal()
+        signal.watch(owner.changes)
+        let token = CancelToken()
+        let ended = Gate()
+        ended.completion.complete()
+        owner.spawn(cancelledBy: token) { await ended.pass() }
+        await signal.wait { owner.liveChildren == 0 }
+        let gate = Gate()
+        for _ in 0..<3 { owner.spawn(cancelledBy: token) { await gate.pass() } }
+        await signal.wait { owner.liveChildren == 3 }
+        token.cancel()
+        await signal.wait { owner.liveChildren == 0 }
+        #expect(ended.passed.load(ordering: .relaxed) == 1)
+        #expect(gate.cancelled.load(ordering: .relaxed) == 3)
     }
 
     @Test("shutdown cancels every child, returns once all ended, and refuses new work")
@@ -54,57 +94,91 @@ struct TaskOwnerTests {
         let owner = TaskOwner()
         let gate = Gate()
         for _ in 0..<3 { owner.spawn { await gate.pass() } }
+        owner.spawn(cancelledBy: CancelToken()) { await gate.pass() }
         await owner.shutdown()
         #expect(owner.liveChildren == 0)
-        #expect(gate.cancelled.load(ordering: .relaxed) == 3)
+        #expect(gate.cancelled.load(ordering: .relaxed) == 4)
         let ran = Atomic(false)
-        #expect(owner.spawn { ran.store(true, ordering: .relaxed) } == nil)
+        #expect(!owner.spawn { ran.store(true, ordering: .relaxed) })
         #expect(owner.liveChildren == 0)
         let didRun = ran.load(ordering: .relaxed)
         #expect(!didRun)
     }
 
-    @Test("a child started here runs on the calling thread until it suspends, and one that ends first is never handed over")
-    func startingHereRunsOnTheCallingThread() async throws {
-        let owner = TaskOwner()
-        let ran = Atomic(false)
-        let caller = CurrentThread.id
-        let thread = Atomic<UInt>(0)
-        owner.spawn(startingHere: true) {
-            thread.store(CurrentThread.id, ordering: .relaxed)
-            ran.store(true, ordering: .relaxed)
-        }
-        // Nothing was handed to another thread: the work is done when `spawn` returns.
-        let didRun = ran.load(ordering: .relaxed)
-        #expect(didRun)
-        #expect(thread.load(ordering: .relaxed) == caller)
-        #expect(owner.liveChildren == 0)
-        // Work that suspends is joined by the group like any other child.
+    @Test("a hosted owner runs nothing until run(), then runs its children in run()'s task")
+    func hostedRunsInTheHostsTask() async {
+        let owner = TaskOwner(hosted: true)
         let signal = ChangeSignal()
         signal.watch(owner.changes)
         let gate = Gate()
-        owner.spawn(startingHere: true) { await gate.pass() }
-        #expect(owner.liveChildren == 1)
         gate.completion.complete()
+        let ran = Atomic(0)
+        for _ in 0..<3 {
+            owner.spawn {
+                await gate.pass()
+                ran.add(1, ordering: .relaxed)
+            }
+        }
+        // Handed over, waiting for the host.
+        #expect(owner.liveChildren == 3)
+        #expect(ran.load(ordering: .relaxed) == 0)
+        let host = Task { await owner.run() }
         await signal.wait { owner.liveChildren == 0 }
-        #expect(gate.passed.load(ordering: .relaxed) == 1)
+        #expect(ran.load(ordering: .relaxed) == 3)
+        // Work spawned while run() waits starts at once.
+        owner.spawn { ran.add(1, ordering: .relaxed) }
+        await signal.wait { owner.liveChildren == 0 }
+        #expect(ran.load(ordering: .relaxed) == 4)
+        await owner.shutdown()
+        await host.value
+        #expect(owner.isShutDown)
     }
 
-    @Test("a child started here is cancelled on its own, and shutdown cancels it and waits for its end")
-    func startingHereIsOwned() async throws {
+    @Test("cancelling the task that runs a hosted owner shuts it down and cancels its children")
+    func cancellingTheHostShutsDown() async {
+        let owner = TaskOwner(hosted: true)
+        let signal = ChangeSignal()
+        signal.watch(owner.changes)
+        let gate = Gate()
+        signal.watch(gate.changes)
+        owner.spawn { await gate.pass() }
+        let host = Task { await owner.run() }
+        await signal.wait { gate.entered.load(ordering: .relaxed) == 1 }
+        host.cancel()
+        await host.value
+        #expect(owner.isShutDown)
+        #expect(owner.liveChildren == 0)
+        #expect(gate.cancelled.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("a hosted owner shut down before run() runs the work handed to it, cancelled, so it can answer")
+    func hostedShutdownWithoutRun() async {
+        let owner = TaskOwner(hosted: true)
+        let ranCancelled = Atomic(0)
+        for _ in 0..<2 {
+            owner.spawn { if Task.isCancelled { ranCancelled.add(1, ordering: .relaxed) } }
+        }
+        #expect(owner.liveChildren == 2)
+        await owner.shutdown()
+        #expect(owner.liveChildren == 0)
+        #expect(ranCancelled.load(ordering: .relaxed) == 2)
+        // A late run() finds nothing to do and returns.
+        await owner.run()
+        #expect(!owner.spawn {})
+    }
+
+    @Test("run() on an owner with a task of its own waits until it is shut down")
+    func runOnAnOwnedOwnerWaits() async {
         let owner = TaskOwner()
         let signal = ChangeSignal()
         signal.watch(owner.changes)
         let gate = Gate()
-        let first = try #require(owner.spawn(cancellable: true, startingHere: true) { await gate.pass() })
-        owner.spawn(startingHere: true) { await gate.pass() }
-        owner.cancel(first)
-        await signal.wait { owner.liveChildren == 1 }
-        #expect(gate.cancelled.load(ordering: .relaxed) == 1)
+        owner.spawn { await gate.pass() }
+        let waiter = Task { await owner.run() }
         await owner.shutdown()
+        await waiter.value
         #expect(owner.liveChildren == 0)
-        #expect(gate.cancelled.load(ordering: .relaxed) == 2)
-        #expect(owner.spawn(startingHere: true) {} == nil)
+        #expect(gate.cancelled.load(ordering: .relaxed) == 1)
     }
 
     @Test("an owner that was never used starts nothing and shuts down at once")
@@ -113,17 +187,6 @@ struct TaskOwnerTests {
         await owner.shutdown()
         #expect(owner.isShutDown)
         #expect(owner.liveChildren == 0)
-    }
-}
-
-/// The calling thread, to tell where work ran.
-enum CurrentThread {
-    static var id: UInt {
-        #if canImport(Glibc)
-            UInt(pthread_self())
-        #else
-            UInt(bitPattern: pthread_self())
-        #endif
     }
 }
 

@@ -1,9 +1,8 @@
-package import SessionKitCore
-
 /// Shares one piece of work among every caller that asks for it while it runs.
 ///
 /// The first caller starts the work as a child of the ``TaskOwner`` (never in its own task, so
-/// its cancellation cannot fail the others); later callers join it. Every caller waits as a stored
+/// its cancellation cannot fail the others), raced against the flight's ``CancelToken``; later
+/// callers join it. Every caller waits as a stored
 /// continuation with an id of its own and a cancellation handler: a cancelled caller leaves with
 /// `cancelled` and the others still get the answer. The work itself is cancelled only when its last
 /// caller leaves, or when the owner shuts down. Callers are answered in arrival order.
@@ -13,7 +12,14 @@ package final class SingleFlight<Value: Sendable, Failure: Error>: Sendable {
     private struct Flight {
         let id: UInt64
         var waiters: [(id: UInt64, continuation: Continuation)] = []
-        var child: TaskOwner.ChildID?
+        let cancel = CancelToken()
+    }
+
+    private enum Arrival {
+        /// Cancelled before it could join.
+        case refused
+        case joined
+        case started(UInt64, CancelToken)
     }
 
     private struct State {
@@ -53,25 +59,26 @@ package final class SingleFlight<Value: Sendable, Failure: Error>: Sendable {
         }
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: Continuation) in
-                let start: UInt64? = state.withLock { state in
-                    if Task.isCancelled { return nil }
+                let arrival: Arrival = state.withLock { state in
+                    if Task.isCancelled { return .refused }
                     if state.flight != nil {
                         state.flight?.waiters.append((callerID, continuation))
-                        return 0
+                        return .joined
                     }
                     state.nextID += 1
                     state.flightsStarted += 1
-                    state.flight = Flight(id: state.nextID, waiters: [(callerID, continuation)])
-                    return state.nextID
+                    let flight = Flight(id: state.nextID, waiters: [(callerID, continuation)])
+                    state.flight = flight
+                    return .started(flight.id, flight.cancel)
                 }
-                switch start {
-                case nil:
+                switch arrival {
+                case .refused:
                     continuation.resume(returning: .failure(cancelled))
-                case 0?:
+                case .joined:
                     changes.notify()
-                case let flightID?:
+                case .started(let flightID, let token):
                     changes.notify()
-                    launch(flightID, work, cancelled: cancelled)
+                    launch(flightID, cancelledBy: token, work, cancelled: cancelled)
                 }
             }
         } onCancel: {
@@ -81,33 +88,25 @@ package final class SingleFlight<Value: Sendable, Failure: Error>: Sendable {
 
     /// Cancels the work in flight and answers its callers with `cancelled`; the next call starts anew.
     package func cancelFlight(cancelled: Failure) {
-        let (waiters, child) = state.withLock { state -> ([Continuation], TaskOwner.ChildID?) in
+        let (waiters, token) = state.withLock { state -> ([Continuation], CancelToken?) in
             guard let flight = state.flight else { return ([], nil) }
             state.flight = nil
-            return (flight.waiters.map(\.continuation), flight.child)
+            return (flight.waiters.map(\.continuation), flight.cancel)
         }
-        if let child { owner.cancel(child) }
+        token?.cancel()
         for waiter in waiters { waiter.resume(returning: .failure(cancelled)) }
         changes.notify()
     }
 
-    private func launch(_ flightID: UInt64, _ work: @escaping @Sendable () async -> Result<Value, Failure>, cancelled: Failure) {
-        // The first caller waits for it at once: it starts on the caller's thread.
-        let child = owner.spawn(cancellable: true, startingHere: true) { [self] in
+    private func launch(
+        _ flightID: UInt64, cancelledBy token: CancelToken, _ work: @escaping @Sendable () async -> Result<Value, Failure>,
+        cancelled: Failure
+    ) {
+        let started = owner.spawn(cancelledBy: token) { [self] in
             finish(flightID, with: await work())
         }
-        guard let child else {
-            // The owner is shut down: nothing can run.
-            finish(flightID, with: .failure(cancelled))
-            return
-        }
-        let stale: Bool = state.withLock { state in
-            guard state.flight?.id == flightID else { return true }
-            state.flight?.child = child
-            return false
-        }
-        // Every caller left before the child could be recorded: stop it.
-        if stale { owner.cancel(child) }
+        // The owner is shut down: nothing can run.
+        if !started { finish(flightID, with: .failure(cancelled)) }
     }
 
     private func finish(_ flightID: UInt64, with result: Result<Value, Failure>) {
@@ -121,7 +120,7 @@ package final class SingleFlight<Value: Sendable, Failure: Error>: Sendable {
     }
 
     private func leave(_ callerID: UInt64, cancelled: Failure) {
-        let (waiter, orphan): (Continuation?, TaskOwner.ChildID?) = state.withLock { state in
+        let (waiter, orphan): (Continuation?, CancelToken?) = state.withLock { state in
             guard var flight = state.flight, let index = flight.waiters.firstIndex(where: { $0.id == callerID }) else {
                 return (nil, nil)
             }
@@ -129,12 +128,12 @@ package final class SingleFlight<Value: Sendable, Failure: Error>: Sendable {
             if flight.waiters.isEmpty {
                 // Nobody wants the answer any more: the work stops, and the next caller starts anew.
                 state.flight = nil
-                return (waiter, flight.child)
+                return (waiter, flight.cancel)
             }
             state.flight = flight
             return (waiter, nil)
         }
-        if let orphan { owner.cancel(orphan) }
+        orphan?.cancel()
         waiter?.resume(returning: .failure(cancelled))
         changes.notify()
     }
