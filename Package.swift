@@ -1,4 +1,7 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2.3
+// The oldest toolchain that builds the package: `@nonexhaustive` (SE-0487) first compiles without an
+// experimental flag in Swift 6.2.3 (Xcode 26.2). `Scripts/tools-version.py` fails CI when a source
+// uses a feature newer than this line.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
