@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Runs every SessionKit test on a fresh machine:
+#   0. checks that the manifest's swift-tools-version covers every language feature the sources use
+#      (Scripts/tools-version.py, with its own tests first),
 #   1. installs what the tests need (OpenSSL headers, libsecret, gnome-keyring, D-Bus, Chromium; the two
 #      real OpenID providers from PyPI),
 #   2. starts the providers on 127.0.0.1,
@@ -31,6 +33,14 @@ step() { printf '\n==> %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 # A crash of a test process prints its backtrace without register or memory contents, which could
 # hold a token (the tests' child processes set the same for themselves).
 export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=yes,interactive=no,color=no,registers=none,images=none,sanitize=yes}
+
+mkdir -p .build
+step "swift-tools-version covers the language features the sources use"
+# Seconds: the checker's own tests on small packages, then the package against its manifest.
+python3 Scripts/tools-version-test.py > .build/tools-version-test.txt 2>&1 \
+    || { cat .build/tools-version-test.txt >&2; echo "the tools-version checker's tests failed" >&2; exit 1; }
+tail -n 1 .build/tools-version-test.txt
+python3 Scripts/tools-version.py
 
 step "system packages"
 if ! pkg-config --exists openssl 2>/dev/null; then
