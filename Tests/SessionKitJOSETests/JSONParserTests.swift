@@ -71,6 +71,53 @@ import Testing
         #expect(throws: JOSEError.nestingTooDeep) { try parse(String(repeating: "[", count: 100_000)) }
     }
 
+    @Test func deepInputIsParsedSkippedAndWrittenWithoutRecursion() async throws {
+        // An object and an array at every level, mixed, 1 000 deep: the tree parser, the
+        // scanning parser and the writer all run on a secondary thread's stack, and the tree is
+        // released there too.
+        let depth = 1000
+        let text = String(repeating: #"{"a":["#, count: depth / 2) + "1" + String(repeating: "]}", count: depth / 2)
+        let outcome = await onSecondaryThreadStack { () -> Result<Bool, JOSEError> in
+            Result { () throws(JOSEError) in
+                let bytes = Array(text.utf8)
+                let value = try JSONParser.parse(bytes, maximumDepth: depth)
+                let written = JSONWriter.serialize(value)
+                try bytes.withUnsafeBufferPointer { (buffer) throws(JOSEError) in
+                    try JSONParser.scanObject(buffer, maximumDepth: depth) { (_, parser) throws(JOSEError) in try parser.skipValue() }
+                }
+                return written == text
+            }
+        }
+        #expect(try outcome.get())
+    }
+
+    @Test func aHundredThousandLevelsFailAtAHighCapOnASecondaryThreadsStack() async {
+        let outcome = await onSecondaryThreadStack { () -> [JOSEError?] in
+            let deep = Array(String(repeating: "[", count: 100_000).utf8)
+            let deepObject = Array(String(repeating: #"{"a":"#, count: 100_000).utf8)
+            return [deep, deepObject].flatMap { bytes in
+                let parsed: JOSEError?
+                do throws(JOSEError) {
+                    _ = try JSONParser.parse(bytes, maximumDepth: 1000)
+                    parsed = nil
+                } catch {
+                    parsed = error
+                }
+                let skipped: JOSEError?
+                do throws(JOSEError) {
+                    try Array(#"{"a":"#.utf8 + bytes).withUnsafeBufferPointer { (buffer) throws(JOSEError) in
+                        try JSONParser.scanObject(buffer, maximumDepth: 1000) { (_, parser) throws(JOSEError) in try parser.skipValue() }
+                    }
+                    skipped = nil
+                } catch {
+                    skipped = error
+                }
+                return [parsed, skipped]
+            }
+        }
+        #expect(outcome == Array(repeating: .nestingTooDeep, count: 4))
+    }
+
     @Test func numbers() throws {
         #expect(try parse("1800000000") == .number(1_800_000_000))
         #expect(try parse("-0") == .number(0))

@@ -4,6 +4,10 @@
 /// header cannot say `alg` twice and mean different things to different parsers), invalid
 /// UTF-8 and lone surrogates are rejected, nesting depth is capped, and nothing may follow the
 /// value but whitespace.
+///
+/// Objects and arrays are parsed and skipped with a stack of open containers on the heap, never
+/// by recursion, so the depth a caller allows costs no thread stack: input nested 100 000 deep
+/// fails at the cap as cheaply as flat input, on any thread.
 package struct JSONParser: ~Copyable {
     private let input: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -15,8 +19,15 @@ package struct JSONParser: ~Copyable {
         self.maximumDepth = maximumDepth
     }
 
+    /// The depth allowed unless a caller says otherwise. JOSE headers, claims sets, JWKS and the
+    /// small documents the handoffs exchange nest a few levels; a tight cap keeps hostile input
+    /// from the network cheap to refuse and keeps the recursive work done on parsed values
+    /// (comparison, serialization of small documents) shallow. Formats that nest by design
+    /// (a credential export's folders) pass their own, higher limit.
+    package static let defaultMaximumDepth = 32
+
     /// Parses exactly one JSON value from `bytes`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = 32) throws(JOSEError) -> JSONValue {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = defaultMaximumDepth) throws(JOSEError) -> JSONValue {
         var parser = JSONParser(input: bytes, maximumDepth: maximumDepth)
         parser.skipWhitespace()
         let value = try parser.parseValue()
@@ -26,7 +37,7 @@ package struct JSONParser: ~Copyable {
     }
 
     /// Parses exactly one JSON value from `bytes`.
-    package static func parse(_ bytes: [UInt8], maximumDepth: Int = 32) throws(JOSEError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(JOSEError) -> JSONValue {
         let result: Result<JSONValue, JOSEError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(JOSEError) {
                 return .success(try parse(buffer, maximumDepth: maximumDepth))
@@ -38,7 +49,7 @@ package struct JSONParser: ~Copyable {
     }
 
     /// Parses `bytes`, which must hold a JSON object.
-    package static func parseObject(_ bytes: [UInt8], maximumDepth: Int = 32) throws(JOSEError) -> JSONObject {
+    package static func parseObject(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(JOSEError) -> JSONObject {
         guard case .object(let object) = try parse(bytes, maximumDepth: maximumDepth) else { throw .notAnObject }
         return object
     }
@@ -55,8 +66,14 @@ package struct JSONParser: ~Copyable {
     mutating func parseValue() throws(JOSEError) -> JSONValue {
         guard index < input.count else { throw .invalidJSON }
         switch input[index] {
-        case UInt8(ascii: "{"): return .object(try parseObject())
-        case UInt8(ascii: "["): return .array(try parseArray())
+        case UInt8(ascii: "{"), UInt8(ascii: "["): return try parseContainer()
+        default: return try parseScalar()
+        }
+    }
+
+    /// A string, number or literal at `index`.
+    private mutating func parseScalar() throws(JOSEError) -> JSONValue {
+        switch input[index] {
         case UInt8(ascii: "\""): return .string(try parseString())
         case UInt8(ascii: "t"):
             try expectLiteral("true")
@@ -87,65 +104,85 @@ package struct JSONParser: ~Copyable {
         guard depth <= maximumDepth else { throw .nestingTooDeep }
     }
 
-    private mutating func parseObject() throws(JOSEError) -> JSONObject {
-        try enter()
-        defer { depth -= 1 }
-        index += 1  // "{"
-        var object = JSONObject(minimumCapacity: 8)
-        skipWhitespace()
-        if index < input.count, input[index] == UInt8(ascii: "}") {
-            index += 1
-            return object
-        }
-        while true {
-            skipWhitespace()
-            guard index < input.count, input[index] == UInt8(ascii: "\"") else { throw .invalidJSON }
-            let (name, hash) = try parseName()
-            skipWhitespace()
-            guard index < input.count, input[index] == UInt8(ascii: ":") else { throw .invalidJSON }
-            index += 1
-            skipWhitespace()
-            let value = try parseValue()
-            guard object.insert(name, hash: hash, value) else { throw .duplicateMember }
-            skipWhitespace()
+    /// The object or array at `index`, with everything inside it. The containers still open are
+    /// kept innermost last: `open` says which kind each is, `objects` and `arrays` hold their
+    /// members so far, and `names` the name of each open object's member whose value is being
+    /// read. A finished value goes into the innermost open container, which may finish in turn.
+    private mutating func parseContainer() throws(JOSEError) -> JSONValue {
+        var open: [ContainerKind] = []
+        var objects: [JSONObject] = []
+        var names: [(name: String, hash: UInt32)] = []
+        var arrays: [[JSONValue]] = []
+        let outerDepth = depth
+        defer { depth = outerDepth }
+        values: while true {
             guard index < input.count else { throw .invalidJSON }
+            var value: JSONValue
             switch input[index] {
-            case UInt8(ascii: ","):
+            case UInt8(ascii: "{"):
+                try enter()
                 index += 1
-            case UInt8(ascii: "}"):
+                skipWhitespace()
+                guard index < input.count, input[index] == UInt8(ascii: "}") else {
+                    open.append(.object)
+                    objects.append(JSONObject(minimumCapacity: 8))
+                    names.append(try parseMemberName())
+                    continue values
+                }
                 index += 1
-                return object
+                depth -= 1
+                value = .object(JSONObject())
+            case UInt8(ascii: "["):
+                try enter()
+                index += 1
+                skipWhitespace()
+                guard index < input.count, input[index] == UInt8(ascii: "]") else {
+                    open.append(.array)
+                    arrays.append([])
+                    continue values
+                }
+                index += 1
+                depth -= 1
+                value = .array([])
             default:
-                throw .invalidJSON
+                value = try parseScalar()
             }
+            while let kind = open.last {
+                switch kind {
+                case .object:
+                    let member = names.removeLast()
+                    guard objects[objects.count - 1].insert(member.name, hash: member.hash, value) else { throw .duplicateMember }
+                case .array:
+                    arrays[arrays.count - 1].append(value)
+                }
+                skipWhitespace()
+                guard index < input.count else { throw .invalidJSON }
+                if input[index] == UInt8(ascii: ",") {
+                    index += 1
+                    skipWhitespace()
+                    if kind == .object { names.append(try parseMemberName()) }
+                    continue values
+                }
+                guard input[index] == kind.closing else { throw .invalidJSON }
+                index += 1
+                depth -= 1
+                open.removeLast()
+                value = kind == .object ? .object(objects.removeLast()) : .array(arrays.removeLast())
+            }
+            return value
         }
     }
 
-    private mutating func parseArray() throws(JOSEError) -> [JSONValue] {
-        try enter()
-        defer { depth -= 1 }
-        index += 1  // "["
-        var elements: [JSONValue] = []
+    /// A member's name and the colon after it, leaving `index` at its value.
+    private mutating func parseMemberName() throws(JOSEError) -> (name: String, hash: UInt32) {
         skipWhitespace()
-        if index < input.count, input[index] == UInt8(ascii: "]") {
-            index += 1
-            return elements
-        }
-        while true {
-            skipWhitespace()
-            elements.append(try parseValue())
-            skipWhitespace()
-            guard index < input.count else { throw .invalidJSON }
-            switch input[index] {
-            case UInt8(ascii: ","):
-                index += 1
-            case UInt8(ascii: "]"):
-                index += 1
-                return elements
-            default:
-                throw .invalidJSON
-            }
-        }
+        guard index < input.count, input[index] == UInt8(ascii: "\"") else { throw .invalidJSON }
+        let name = try parseName()
+        skipWhitespace()
+        guard index < input.count, input[index] == UInt8(ascii: ":") else { throw .invalidJSON }
+        index += 1
+        skipWhitespace()
+        return name
     }
 
     private mutating func parseNumber() throws(JOSEError) -> Double {
@@ -437,32 +474,13 @@ extension JSONParser {
     mutating func skipValue() throws(JOSEError) {
         guard index < input.count else { throw .invalidJSON }
         switch input[index] {
-        case UInt8(ascii: "{"):
-            try scanMembers { (_, parser: inout JSONParser) throws(JOSEError) in try parser.skipValue() }
-        case UInt8(ascii: "["):
-            try enter()
-            defer { depth -= 1 }
-            index += 1
-            skipWhitespace()
-            if index < input.count, input[index] == UInt8(ascii: "]") {
-                index += 1
-                return
-            }
-            while true {
-                skipWhitespace()
-                try skipValue()
-                skipWhitespace()
-                guard index < input.count else { throw .invalidJSON }
-                switch input[index] {
-                case UInt8(ascii: ","):
-                    index += 1
-                case UInt8(ascii: "]"):
-                    index += 1
-                    return
-                default:
-                    throw .invalidJSON
-                }
-            }
+        case UInt8(ascii: "{"), UInt8(ascii: "["): try skipContainer()
+        default: try skipScalar()
+        }
+    }
+
+    private mutating func skipScalar() throws(JOSEError) {
+        switch input[index] {
         case UInt8(ascii: "\""):
             try skipString()
         case UInt8(ascii: "t"):
@@ -474,6 +492,72 @@ extension JSONParser {
         default:
             _ = try parseNumber()
         }
+    }
+
+    /// Steps over the object or array at `index` with a stack of the containers still open (and
+    /// the names seen in each open object), like ``parseContainer()``.
+    private mutating func skipContainer() throws(JOSEError) {
+        var open: [ContainerKind] = []
+        var seen: [JSONNameSet] = []
+        let outerDepth = depth
+        defer { depth = outerDepth }
+        values: while true {
+            guard index < input.count else { throw .invalidJSON }
+            switch input[index] {
+            case UInt8(ascii: "{"):
+                try enter()
+                index += 1
+                skipWhitespace()
+                guard index < input.count, input[index] == UInt8(ascii: "}") else {
+                    open.append(.object)
+                    seen.append(JSONNameSet())
+                    try skipMemberName(into: &seen[seen.count - 1])
+                    continue values
+                }
+                index += 1
+                depth -= 1
+            case UInt8(ascii: "["):
+                try enter()
+                index += 1
+                skipWhitespace()
+                guard index < input.count, input[index] == UInt8(ascii: "]") else {
+                    open.append(.array)
+                    continue values
+                }
+                index += 1
+                depth -= 1
+            default:
+                try skipScalar()
+            }
+            while let kind = open.last {
+                skipWhitespace()
+                guard index < input.count else { throw .invalidJSON }
+                if input[index] == UInt8(ascii: ",") {
+                    index += 1
+                    skipWhitespace()
+                    if kind == .object { try skipMemberName(into: &seen[seen.count - 1]) }
+                    continue values
+                }
+                guard input[index] == kind.closing else { throw .invalidJSON }
+                index += 1
+                depth -= 1
+                open.removeLast()
+                if kind == .object { seen.removeLast() }
+            }
+            return
+        }
+    }
+
+    /// A member's name, refused when `seen` has it already, and the colon after it.
+    private mutating func skipMemberName(into seen: inout JSONNameSet) throws(JOSEError) {
+        skipWhitespace()
+        guard index < input.count, input[index] == UInt8(ascii: "\"") else { throw .invalidJSON }
+        let name = try scanName()
+        guard seen.insert(name, in: input) else { throw .duplicateMember }
+        skipWhitespace()
+        guard index < input.count, input[index] == UInt8(ascii: ":") else { throw .invalidJSON }
+        index += 1
+        skipWhitespace()
     }
 
     private mutating func skipString() throws(JOSEError) {
@@ -498,5 +582,18 @@ extension JSONParser {
             }
         }
         throw .invalidJSON
+    }
+}
+
+/// Which kind of container a parser has open.
+private enum ContainerKind {
+    case object
+    case array
+
+    var closing: UInt8 {
+        switch self {
+        case .object: UInt8(ascii: "}")
+        case .array: UInt8(ascii: "]")
+        }
     }
 }

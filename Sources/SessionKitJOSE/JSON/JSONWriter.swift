@@ -9,29 +9,74 @@ package enum JSONWriter {
         return output
     }
 
+    /// Writes `value` with a stack of the containers still open, not by recursion, so a value as
+    /// deep as a parser allowed is written on any thread.
     static func write(_ value: JSONValue, to output: inout String) {
-        switch value {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .number(let number): output += format(number)
-        case .string(let text): writeString(text, to: &output)
-        case .array(let elements):
-            output += "["
-            for (offset, element) in elements.enumerated() {
-                if offset > 0 { output += "," }
-                write(element, to: &output)
+        var open: [OpenContainer] = []
+        var next = value
+        values: while true {
+            switch next {
+            case .null: output += "null"
+            case .bool(let flag): output += flag ? "true" : "false"
+            case .number(let number): output += format(number)
+            case .string(let text): writeString(text, to: &output)
+            case .array(let elements):
+                output += "["
+                if let first = elements.first {
+                    open.append(OpenContainer(elements: elements))
+                    next = first
+                    continue values
+                }
+                output += "]"
+            case .object(let object):
+                output += "{"
+                let members = object.orderedMembers
+                if let first = members.first {
+                    open.append(OpenContainer(members: members))
+                    writeString(first.name, to: &output)
+                    output += ":"
+                    next = first.value
+                    continue values
+                }
+                output += "}"
             }
-            output += "]"
-        case .object(let object):
-            output += "{"
-            for (offset, member) in object.orderedMembers.enumerated() {
-                if offset > 0 { output += "," }
-                writeString(member.name, to: &output)
-                output += ":"
-                write(member.value, to: &output)
+            while let container = open.last {
+                let following = container.current + 1
+                if following < container.count {
+                    output += ","
+                    open[open.count - 1].current = following
+                    if let members = container.members {
+                        writeString(members[following].name, to: &output)
+                        output += ":"
+                        next = members[following].value
+                    } else {
+                        next = container.elements[following]
+                    }
+                    continue values
+                }
+                output += container.members == nil ? "]" : "}"
+                open.removeLast()
             }
-            output += "}"
+            return
         }
+    }
+
+    /// An array or object being written: its elements or members, and the position of the one
+    /// being written.
+    private struct OpenContainer {
+        var elements: [JSONValue] = []
+        var members: [(name: String, value: JSONValue)]?
+        var current = 0
+
+        init(elements: [JSONValue]) {
+            self.elements = elements
+        }
+
+        init(members: [(name: String, value: JSONValue)]) {
+            self.members = members
+        }
+
+        var count: Int { members?.count ?? elements.count }
     }
 
     /// Integers print without a fraction so NumericDates round-trip as written.
