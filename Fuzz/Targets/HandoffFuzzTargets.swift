@@ -157,7 +157,9 @@ enum HandoffFuzzTarget: String, CaseIterable {
         require(summary.undecodable == document.allUndecodable.count, "the summary miscounts undecodable entries")
         require(summary.items == document.accounts.reduce(0) { $0 + $1.items.count }, "the summary miscounts items")
         for entry in document.allUndecodable {
-            require((try? JSONParser.parse(Array(entry.json.value.utf8))) != nil, "an undecodable entry lost its JSON")
+            require(
+                (try? JSONParser.parse(Array(entry.json.value.utf8), maximumDepth: CXFDocument.maximumNestingDepth)) != nil,
+                "an undecodable entry lost its JSON")
             require(!entry.path.isEmpty, "an undecodable entry has no path")
         }
         require(document.leniencies.allSatisfy { !$0.path.isEmpty }, "a leniency names no member")
@@ -165,7 +167,8 @@ enum HandoffFuzzTarget: String, CaseIterable {
         for credential in credentials {
             switch credential {
             case .opaque(let opaque):
-                guard let object = try? JSONParser.parseObject(Array(opaque.json.value.utf8)) else {
+                guard let object = try? JSONParser.parseObject(Array(opaque.json.value.utf8), maximumDepth: CXFDocument.maximumNestingDepth)
+                else {
                     return require(false, "opaque JSON does not parse")
                 }
                 require(object["type"] == .string(opaque.type), "opaque JSON lost its type")

@@ -14,7 +14,8 @@ public enum CredentialImportError: Error, Sendable, Equatable, CustomStringConve
     /// it arrived.
     case unsupportedVersion(found: CXFVersion, supported: [CXFVersion], payload: CredentialExchangePayload)
     /// The data is not Credential Exchange Format at all (not a JSON object, no version, no
-    /// accounts); `payload` is the data as it arrived. Data that is the format but breaks some
+    /// accounts), or nests deeper than ``CXFDocument/maximumNestingDepth``; `payload` is the data
+    /// as it arrived. Data that is the format but breaks some
     /// of its rules is not an error: the rest imports (see ``CXFDocument/decode(_:supportedVersions:)``).
     case invalidData(CXFDecodingError, payload: CredentialExchangePayload)
     /// The importer failed.

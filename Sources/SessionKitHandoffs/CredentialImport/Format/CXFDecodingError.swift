@@ -6,10 +6,13 @@
 public enum CXFDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// More bytes than the decoder accepts.
     case tooLarge
-    /// Not one strict JSON value (RFC 8259, UTF-8, no duplicate member names), or nested too deep.
+    /// Not one strict JSON value (RFC 8259, UTF-8, no duplicate member names).
     case invalidJSON
     /// JSON, but not an object.
     case notAnObject
+    /// Objects and lists nested deeper than ``CXFDocument/maximumNestingDepth``, which is far
+    /// deeper than any exporter writes.
+    case nestingTooDeep
     /// The data is in a version the app does not declare.
     case unsupportedVersion(found: CXFVersion, supported: [CXFVersion])
     /// A required member is absent.
@@ -26,6 +29,7 @@ public enum CXFDecodingError: Error, Sendable, Hashable, CustomStringConvertible
         case .tooLarge: "the credential data is too large"
         case .invalidJSON: "the credential data is not valid JSON"
         case .notAnObject: "the credential data is not a JSON object"
+        case .nestingTooDeep: "the credential data nests deeper than \(CXFDocument.maximumNestingDepth) levels"
         case .unsupportedVersion(let found, let supported):
             "the credential data is in version \(found); supported: \(supported.map(\.description).joined(separator: ", "))"
         case .missingField(let path): "the credential data has no \(path)"

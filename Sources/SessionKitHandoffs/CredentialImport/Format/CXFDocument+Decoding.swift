@@ -4,13 +4,24 @@ extension CXFDocument {
     /// A larger input is refused before parsing.
     public static let maximumSize = 64 << 20
 
+    /// How deep objects and lists may nest in the data: far deeper than any exporter writes.
+    ///
+    /// The format sets no limit; folders nest as deep as an exporter's folders do, and each
+    /// folder costs two levels (its object and its `subCollections` list), below the document's
+    /// three (the document, `accounts`, an account). So 1 000 levels hold folders about 495
+    /// deep with their items. Deeper data fails as a whole with
+    /// ``CXFDecodingError/nestingTooDeep``, never by exhausting a thread's stack: the data is
+    /// parsed and its folders walked with stacks on the heap, and the limit bounds everything
+    /// else that follows the tree (comparing or releasing a decoded document).
+    public static let maximumNestingDepth = 1000
+
     /// Decodes Credential Exchange Format data item by item, so one bad member loses only what
     /// holds it.
     ///
     /// Only data that is not this format at all fails as a whole: more than ``maximumSize``
     /// bytes, not one strict JSON object (RFC 8259, UTF-8, no duplicate member names), no
     /// readable `version`, a major version none of `supportedVersions` has, or no `accounts`
-    /// list. A minor version is purely additive, so data in `1.3` is read by an app that
+    /// list; and data nested deeper than ``maximumNestingDepth``. A minor version is purely additive, so data in `1.3` is read by an app that
     /// declares `1.0` (unknown members are ignored) and the newer minor is noted in
     /// ``leniencies``.
     ///
@@ -25,9 +36,13 @@ extension CXFDocument {
         guard bytes.count <= maximumSize else { throw .tooLarge }
         let object: JSONObject
         do {
-            object = try JSONParser.parseObject(bytes)
+            object = try JSONParser.parseObject(bytes, maximumDepth: maximumNestingDepth)
         } catch {
-            throw error == .notAnObject ? .notAnObject : .invalidJSON
+            switch error {
+            case .notAnObject: throw .notAnObject
+            case .nestingTooDeep: throw .nestingTooDeep
+            default: throw .invalidJSON
+            }
         }
         var reader = CXFReader()
         return try reader.document(JSONFields(object, path: ""), supportedVersions: supportedVersions)

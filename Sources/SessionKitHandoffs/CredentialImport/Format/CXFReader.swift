@@ -114,9 +114,35 @@ struct CXFReader {
             undecodable: undecodable)
     }
 
+    /// A folder with every folder inside it, read depth first in document order (the first broken
+    /// rule found is the one a recursive reading would find). Folders may nest as deep as the
+    /// parser allowed, so the folders still open are kept on a stack on the heap, not the
+    /// thread's.
     private mutating func collection(_ fields: JSONFields) throws(JSONFieldProblem) -> CXFCollection {
-        var subCollections: [CXFCollection] = []
-        for sub in try fields.optionalObjects("subCollections") { subCollections.append(try collection(sub)) }
+        var open = [OpenCollection(fields: fields, subCollections: try fields.optionalObjects("subCollections"))]
+        while true {
+            let innermost = open[open.count - 1]
+            if innermost.read.count < innermost.subCollections.count {
+                let sub = innermost.subCollections[innermost.read.count]
+                open.append(OpenCollection(fields: sub, subCollections: try sub.optionalObjects("subCollections")))
+                continue
+            }
+            open.removeLast()
+            let collection = try collection(innermost.fields, subCollections: innermost.read)
+            guard !open.isEmpty else { return collection }
+            open[open.count - 1].read.append(collection)
+        }
+    }
+
+    /// A folder whose sub-folders are still being read.
+    private struct OpenCollection {
+        let fields: JSONFields
+        let subCollections: [JSONFields]
+        var read: [CXFCollection] = []
+    }
+
+    /// One folder's own members, around `subCollections` already read.
+    private mutating func collection(_ fields: JSONFields, subCollections: [CXFCollection]) throws(JSONFieldProblem) -> CXFCollection {
         var items: [CXFLinkedItem] = []
         for link in try fields.objects("items") { items.append(try linkedItem(link)) }
         return CXFCollection(
