@@ -9,7 +9,8 @@ extension SessionError {
     public enum Category: String, Sendable, Hashable, CaseIterable {
         /// There is no usable session: show sign-in.
         case signInRequired
-        /// It may pass (network, provider outage, rate limit): keep the session, try again later.
+        /// It may pass (network, provider outage, rate limit, a sign-in from a guest session that got
+        /// no answer in time): keep the session, try again later.
         case transient
         /// The app called something the current stage does not allow (a bug in the app's flow).
         case misuse
@@ -19,7 +20,8 @@ extension SessionError {
         case cancelled
         /// The provider refused a request in a way waiting will not change (a 403 or 404 to a
         /// refresh, a server-first operation refused), or its answer was not accepted (a UserInfo
-        /// `sub` mismatch); nothing was changed locally, and a signed-in session stays signed in.
+        /// `sub` mismatch, a sign-in from a guest session that was denied or whose answer was
+        /// rejected); nothing was changed locally, and a signed-in session stays signed in.
         case refused
         /// The provider does not offer the operation.
         case unsupported
@@ -30,7 +32,24 @@ extension SessionError {
     }
 
     /// What an app should do about this error.
+    ///
+    /// The category agrees with the stage the failed operation left the session in: it is
+    /// ``Category/signInRequired`` only when there is no session. A sign-in started from a guest
+    /// session that did not complete returns to the guest, so its failure is
+    /// ``Category/transient`` when nothing came back in time (a timeout, an expired device code, a
+    /// page that could not be shown), ``Category/refused`` when the answer was a refusal or was not
+    /// accepted (a denial, a rejected callback or id_token), or ``Category/cancelled``.
     public var category: Category {
+        let category = categoryOfKind
+        guard keptSignedInSession, category == .signInRequired else { return category }
+        switch kind {
+        case .handoffTimedOut, .deviceCodeExpired, .presentationFailed: return .transient
+        default: return .refused
+        }
+    }
+
+    /// The category of the failure in a session that has ended, or never began.
+    private var categoryOfKind: Category {
         switch kind {
         case .notSignedIn, .refreshTokenRejected, .verificationFailed, .handoffTimedOut, .authorizationDenied, .callbackRejected,
             .storedSessionForeign, .anotherAccountInStore:

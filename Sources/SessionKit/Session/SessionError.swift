@@ -17,9 +17,32 @@ public import SessionKitJOSE
 public struct SessionError: Error, Sendable, Hashable {
     /// Which failure this is, with its typed payload.
     package let kind: Kind
+    /// Whether the operation that failed left a signed-in session as it was: a sign-in started
+    /// from a guest session returns to the guest. ``category`` then never asks for sign-in.
+    ///
+    /// Not part of the error's identity: two errors are equal when they name the same failure,
+    /// so `error == .handoffTimedOut` holds wherever the sign-in started.
+    package private(set) var keptSignedInSession = false
 
     package init(kind: Kind) {
         self.kind = kind
+    }
+
+    /// This error, from an operation that left the signed-in session it started from as it was.
+    package func keepingSignedInSession() -> SessionError {
+        var error = self
+        error.keptSignedInSession = true
+        return error
+    }
+
+    /// Whether both name the same failure (the stage the session was left in is not compared).
+    public static func == (lhs: SessionError, rhs: SessionError) -> Bool {
+        lhs.kind == rhs.kind
+    }
+
+    /// Hashes the failure, as ``==(_:_:)`` compares it.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
     }
 }
 

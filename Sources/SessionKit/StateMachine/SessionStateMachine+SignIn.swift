@@ -133,11 +133,12 @@ extension SessionStateMachine {
             return []
         }
         self.generation += 1
-        // A sign-in from a guest session that failed leaves the guest session as it was.
+        // A sign-in from a guest session that failed leaves the guest session as it was, and its
+        // callers' error says so.
         state = verifying.guest.map { .active(Active(tokens: $0)) } ?? .signedOut
         return [
             .transition(from: .verifying, to: stage, reason: Self.reason(for: error)),
-            .resume(verifying.waiters.ordered, .failed(error)),
+            .resume(verifying.waiters.ordered, .failed(verifying.guest == nil ? error : error.keepingSignedInSession())),
         ]
     }
 }

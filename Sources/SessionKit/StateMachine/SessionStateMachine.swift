@@ -175,17 +175,21 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         return TimerID(raw: nextTimer)
     }
 
-    /// Ends the handoff (timeout, cancellation, refusal): back to signed out, its callers failed.
+    /// Ends the handoff (timeout, cancellation, refusal): back to signed out, or to the guest
+    /// session it started from, its callers failed.
     mutating func endHandoff(
         _ handoff: Handoff, reason: TransitionReason, error: SessionError
     ) -> [Action] {
         generation += 1
-        // A sign-in from a guest session that did not complete leaves the guest session as it was.
+        // A sign-in from a guest session that did not complete leaves the guest session as it was,
+        // and its callers' error says so: the guest goes on, no sign-in is required.
         state = handoff.guest.map { .active(Active(tokens: $0)) } ?? .signedOut
         var actions: [Action] = [
             .cancelTimer(handoff.timer), .cancelPresenter(handoff.work), .transition(from: .handoff, to: stage, reason: reason),
         ]
-        if !handoff.waiters.isEmpty { actions.append(.resume(handoff.waiters.ordered, .failed(error))) }
+        if !handoff.waiters.isEmpty {
+            actions.append(.resume(handoff.waiters.ordered, .failed(handoff.guest == nil ? error : error.keepingSignedInSession())))
+        }
         return actions
     }
 

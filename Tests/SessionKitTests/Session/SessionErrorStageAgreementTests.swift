@@ -3,9 +3,9 @@ import SessionKit
 import SessionKitTesting
 import Testing
 
-/// Every error a refresh, a sign-out, an account deletion and a launch can throw, against the stage the
-/// session is left in: `requiresSignIn` only once the session has ended (or never began), and an
-/// error that leaves it signed in is transient, refused or misuse.
+/// Every error a sign-in, a refresh, a sign-out, an account deletion and a launch can throw, against
+/// the stage the session is left in: `requiresSignIn` only once the session has ended (or never
+/// began), and an error that leaves it signed in is transient, refused, cancelled or misuse.
 @Suite("Error categories agree with the stage")
 struct SessionErrorStageAgreementTests {
     /// Why `error` does not fit `stage`, or `nil` when it does.
@@ -14,7 +14,7 @@ struct SessionErrorStageAgreementTests {
         if error.requiresSignIn && stage != .signedOut {
             return "\(error.code) asks for sign-in while the session is \(stage)"
         }
-        if signedIn && ![.transient, .refused, .misuse].contains(error.category) {
+        if signedIn && ![.transient, .refused, .cancelled, .misuse].contains(error.category) {
             return "\(error.code) (\(error.category)) while the session is still \(stage)"
         }
         return nil
@@ -30,6 +30,121 @@ struct SessionErrorStageAgreementTests {
 
     enum Caller: String, CaseIterable, Sendable {
         case validAccessToken, refresh
+    }
+
+    /// How a sign-in fails: the person, the presenter, the clock or the provider.
+    enum SignInFailure: String, CaseIterable, Sendable {
+        case denied, timedOut, presentationFailed, cancelledByThePerson
+        case codeRejected, tokenEndpointUnavailable, idTokenForged
+        case deviceDenied, deviceCodeExpired, deviceCancelled
+    }
+
+    /// Where the sign-in starts.
+    enum SignInStart: String, CaseIterable, Sendable {
+        case signedOut, guest
+    }
+
+    @Test(
+        "a sign-in's every failure, browser or device, agrees with the stage it leaves", arguments: SignInFailure.allCases,
+        SignInStart.allCases)
+    func signInFailures(failure: SignInFailure, start: SignInStart) async throws {
+        let h = try Self.signInHarness()
+        if start == .guest { try await h.session.startGuestSession() }
+        let guestKey = h.store.record.session?.accessToken
+        let error = try #require(await Self.failedSignIn(h, failure), "\(failure) from \(start) did not fail")
+        let session = h.session
+        let context = Comment(rawValue: "\(failure) from \(start): \(error.identifier) (\(error.category)) in \(session.stage)")
+        #expect(Self.disagreement(error, stage: session.stage) == nil, context)
+        switch start {
+        case .signedOut:
+            #expect(session.stage == .signedOut, context)
+        case .guest:
+            // The guest goes on: its key is still handed out, and nothing asks for sign-in.
+            #expect(session.stage == .active, context)
+            #expect(session.identity?.isAnonymous == true, context)
+            #expect(!error.requiresSignIn, context)
+            #expect(try await session.validAccessToken().secret == guestKey, context)
+        }
+    }
+
+    @Test(
+        "a failed sign-in from a guest says whether to try again, that it was refused, or that the person cancelled it",
+        arguments: [
+            (SignInFailure.timedOut, SessionError.Category.transient), (.deviceCodeExpired, .transient), (.presentationFailed, .transient),
+            (.tokenEndpointUnavailable, .transient), (.denied, .refused), (.deviceDenied, .refused), (.codeRejected, .refused),
+            (.idTokenForged, .refused), (.cancelledByThePerson, .cancelled), (.deviceCancelled, .cancelled),
+        ])
+    func signInFromAGuestCategories(failure: SignInFailure, category: SessionError.Category) async throws {
+        let h = try Self.signInHarness()
+        try await h.session.startGuestSession()
+        let error = try #require(await Self.failedSignIn(h, failure))
+        #expect(error.category == category, "\(failure): \(error.identifier)")
+        #expect(h.session.stage == .active)
+        // The same failure from a signed-out session, where the advice may be to sign in.
+        let signedOut = try Self.signInHarness()
+        let fromSignedOut = try #require(await Self.failedSignIn(signedOut, failure))
+        #expect(error == fromSignedOut, "the same failure, wherever the sign-in started")
+        #expect(fromSignedOut.category == Self.categoryFromSignedOut[failure], "\(failure): \(fromSignedOut.identifier)")
+    }
+
+    /// What a sign-in's failure advises when it started signed out: sign in, unless it may pass,
+    /// was refused by the provider's token endpoint, or was cancelled.
+    static let categoryFromSignedOut: [SignInFailure: SessionError.Category] = [
+        .timedOut: .signInRequired, .deviceCodeExpired: .signInRequired, .presentationFailed: .signInRequired,
+        .tokenEndpointUnavailable: .transient, .denied: .signInRequired, .deviceDenied: .signInRequired, .codeRejected: .refused,
+        .idTokenForged: .signInRequired, .cancelledByThePerson: .cancelled, .deviceCancelled: .cancelled,
+    ]
+
+    /// A session whose device codes expire after 12 s: polled at 5 s and 10 s, expired before a third.
+    private static func signInHarness() throws -> SessionHarness {
+        try SessionHarness(provider: SimulatedProviderConfiguration(deviceCodeLifetime: .seconds(12)))
+    }
+
+    /// Runs a sign-in that fails as `failure` says, moving simulated time where it waits, and
+    /// returns its error (`nil` if it did not fail).
+    private static func failedSignIn(_ h: SessionHarness, _ failure: SignInFailure) async -> SessionError? {
+        let session = h.session
+        let timeout = h.clock.now.advanced(by: h.configuration.handoffTimeout)
+        switch failure {
+        case .deviceDenied, .deviceCodeExpired, .deviceCancelled:
+            switch failure {
+            case .deviceDenied:
+                h.provider.scriptDeviceAuthorization(SimulatedProviderDeviceScript(subject: "alice", decidedAtPoll: 1, decision: .deny))
+                h.presenter.enqueue(.showDeviceCode)
+            case .deviceCodeExpired: h.presenter.enqueue(.showDeviceCode)
+            default: h.presenter.enqueue(.cancel)
+            }
+            let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() } }
+            if failure != .deviceCancelled {
+                await h.waitUntil("the code is shown") { h.presenter.presentedDeviceCodes.count == 1 }
+                // One poll finds the denial; an unanswered code is polled twice, then expires.
+                for _ in 0..<(failure == .deviceDenied ? 1 : 2) {
+                    await h.waitUntil("the next poll is planned") { h.clock.nextDeadline.map { $0 < timeout } == true }
+                    _ = h.clock.advanceToNextDeadline()
+                }
+            }
+            return await signIn.value.error
+        default:
+            switch failure {
+            case .denied: h.presenter.enqueue(.deny())
+            case .timedOut: h.presenter.enqueue(.neverAnswer)
+            case .presentationFailed: h.presenter.enqueue(.fail("no window to show the page in"))
+            case .cancelledByThePerson: h.presenter.enqueue(.cancel)
+            default: h.presenter.enqueue(.approve(subject: "alice"))
+            }
+            switch failure {
+            case .codeRejected: h.provider.script(.invalidGrant, on: .token)
+            case .tokenEndpointUnavailable: h.provider.script(.serverError(status: 503), on: .token)
+            case .idTokenForged: h.provider.script(.tamperedIDToken(.badSignature), on: .token)
+            default: break
+            }
+            let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await session.signIn() } }
+            if failure == .timedOut {
+                await h.waitUntil("the handoff timer sleeps") { h.clock.nextDeadline == timeout }
+                h.clock.advance(to: timeout)
+            }
+            return await signIn.value.error
+        }
     }
 
     @Test("a refresh's every failure, through either call, agrees with the stage after it", arguments: refreshFaults, Caller.allCases)
