@@ -42,8 +42,17 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     public var issuesIDTokenOnRefresh: Bool
     /// Whether the authorization callback carries `iss` (RFC 9207).
     public var includesIssuerInCallback: Bool
-    /// The post-logout redirect URIs registered for ``clientID`` (RP-Initiated Logout 1.0 §3).
+    /// The post-logout redirect URIs registered for ``clientID`` (RP-Initiated Logout 1.0 §3),
+    /// matched like ``redirectURI``: a loopback one on any port unless
+    /// ``matchesLoopbackPortsExactly``.
     public var postLogoutRedirectURIs: [URL]
+    /// Whether a registered loopback redirect URI (`http://127.0.0.1/…`, `http://[::1]/…`), for
+    /// sign-in and after logout, matches only with the port it was registered with, as most
+    /// providers do (idpyoidc 5.0.0 among them). Off (the default), it matches on any port, as RFC
+    /// 8252 §7.3 asks and django-oauth-toolkit 3.4 does for both: a `LoopbackPresenter` on an
+    /// ephemeral port is accepted. On, an end-session request from one is refused, and the browser
+    /// never comes back.
+    public var matchesLoopbackPortsExactly: Bool
     /// The `acr` values the provider can satisfy; a request's first `acr_values` entry among them
     /// is the `acr` its id_token carries (none when no requested value is among them).
     public var supportedACRValues: [String]
@@ -84,7 +93,8 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         deviceCodeLifetime: Duration = .seconds(600),
         devicePollingInterval: Duration = .seconds(5),
         refreshTokensRequireOfflineAccess: Bool = false,
-        issuesIDTokenForDeviceGrant: Bool = true
+        issuesIDTokenForDeviceGrant: Bool = true,
+        matchesLoopbackPortsExactly: Bool = false
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -108,6 +118,7 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         self.devicePollingInterval = devicePollingInterval
         self.refreshTokensRequireOfflineAccess = refreshTokensRequireOfflineAccess
         self.issuesIDTokenForDeviceGrant = issuesIDTokenForDeviceGrant
+        self.matchesLoopbackPortsExactly = matchesLoopbackPortsExactly
     }
 
     /// The issuer as it appears in `iss` and the discovery document (no trailing slash).

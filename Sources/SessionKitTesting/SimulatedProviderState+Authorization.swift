@@ -25,7 +25,8 @@ extension SimulatedProviderState {
             throw .redirectURIMismatch
         }
         guard query["client_id"] == configuration.clientID else { throw .unknownClient }
-        guard let redirectURI = query["redirect_uri"], Self.redirectMatches(redirectURI, registered: configuration.redirectURI),
+        guard let redirectURI = query["redirect_uri"],
+            Self.redirectMatches(redirectURI, registered: configuration.redirectURI, configuration: configuration),
             let redirectURL = URL(string: redirectURI)
         else {
             throw .redirectURIMismatch
@@ -140,10 +141,11 @@ private struct RequestOptions {
 
 extension SimulatedProviderState {
     /// The registered redirect URI, or, when it is a loopback `http` one, the same with any port
-    /// (RFC 8252 §7.3: the client picks the port per request).
-    static func redirectMatches(_ requested: String, registered: URL) -> Bool {
+    /// (RFC 8252 §7.3: the client picks the port per request), unless the configuration matches
+    /// loopback ports exactly. The same rule serves sign-in and post-logout redirect URIs.
+    static func redirectMatches(_ requested: String, registered: URL, configuration: SimulatedProviderConfiguration) -> Bool {
         if requested == registered.absoluteString { return true }
-        guard var candidate = URLComponents(string: requested),
+        guard !configuration.matchesLoopbackPortsExactly, var candidate = URLComponents(string: requested),
             var expected = URLComponents(url: registered, resolvingAgainstBaseURL: false),
             expected.scheme == "http", expected.host == "127.0.0.1" || expected.host == "[::1]", candidate.port != nil
         else { return false }

@@ -24,10 +24,16 @@ extension SimulatedProviderState {
         var redirect: URL?
         if let target = query["post_logout_redirect_uri"] {
             guard query["client_id"] != nil || subject != nil else { throw .unknownClient }
-            guard let registered = configuration.postLogoutRedirectURIs.first(where: { $0.absoluteString == target }) else {
+            // Matched like a sign-in's redirect URI: a registered loopback one on any port (RFC 8252
+            // §7.3), as django-oauth-toolkit does for both, unless ports must match exactly.
+            guard
+                configuration.postLogoutRedirectURIs.contains(where: {
+                    Self.redirectMatches(target, registered: $0, configuration: configuration)
+                }), let requested = URL(string: target)
+            else {
                 throw .unregisteredRedirectURI
             }
-            redirect = query["state"].map { SimulatedProviderForm.appending([("state", $0)], to: registered) } ?? registered
+            redirect = query["state"].map { SimulatedProviderForm.appending([("state", $0)], to: requested) } ?? requested
         }
         if let subject {
             browserSessions[subject] = nil

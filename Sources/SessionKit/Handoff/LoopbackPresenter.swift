@@ -20,7 +20,11 @@ public import Foundation
 /// task (timeout, cancel, sign-out), as RFC 8252 §8.3 asks.
 ///
 /// The provider must accept a loopback redirect URI on any port, as RFC 8252 §7.3 requires of it;
-/// register `http://127.0.0.1/<path>` there and configure that as the redirect URI.
+/// register `http://127.0.0.1/<path>` there and configure that as the redirect URI, and the
+/// post-logout redirect URI the same way. django-oauth-toolkit 3.4 follows the RFC for both; most
+/// providers match the registered port exactly: register `http://127.0.0.1:N/<path>` for both
+/// there and pass ``port``. A provider that refuses the post-logout URI never sends the browser
+/// back; the session ends that wait after `SessionConfiguration.providerLogoutTimeout`.
 ///
 /// ```swift
 /// let provider = try await ProviderConfiguration.discover(

@@ -109,7 +109,10 @@ public final class Session: Sendable {
         self.wallClock = wallClock
         self.core = Locked(
             Core(
-                machine: Machine(configuration: .init(handoffTimeout: configuration.handoffTimeout, timing: configuration.refreshTiming)),
+                machine: Machine(
+                    configuration: .init(
+                        handoffTimeout: configuration.handoffTimeout, timing: configuration.refreshTiming,
+                        providerLogoutTimeout: configuration.providerLogoutTimeout)),
                 random: AnyRandomNumberGenerator(random)))
         Self.forward(owner, to: changes)
     }

@@ -41,6 +41,13 @@ public struct SessionConfiguration: Sendable {
     /// when the provider advertises an end-session endpoint (default off). Without it, the next
     /// sign-in may pass silently on the provider's session cookie.
     public var endsProviderSessionAtSignOut = false
+    /// How long `signOut()` waits for the provider to send the browser back from its end-session
+    /// page, once the refresh token is revoked and the credentials are wiped (default 60 s, on the
+    /// injected clock). A provider that refuses the post-logout redirect URI (a loopback port it
+    /// does not accept, an unregistered path) shows the person an error page and never sends it
+    /// back: `signOut()` then returns after this long, with `ProviderLogoutOutcome.timedOut`, and
+    /// the provider's browser session may remain.
+    public var providerLogoutTimeout: Duration = .seconds(60)
     /// Whether a device sign-in must bring an id_token (default on): without one it fails with
     /// `SessionError.verificationFailed(.missingIDToken)`. Off, a response without an id_token
     /// (some providers issue none for the device grant) is accepted with the identity the UserInfo

@@ -7,7 +7,9 @@ public enum ProviderLogoutOutcome: Sendable, Hashable, CustomStringConvertible {
     case completed
     /// The person closed the provider's page, or the app cancelled.
     case cancelled
-    /// Nothing came back within the handoff timeout.
+    /// Nothing came back within `SessionConfiguration.providerLogoutTimeout`: the provider may
+    /// have refused the post-logout redirect URI, or the person left the page open. The provider's
+    /// browser session may remain.
     case timedOut
     /// The presenter could not show the end-session page (or cannot show that kind of page).
     case presentationFailed(String)
@@ -16,6 +18,13 @@ public enum ProviderLogoutOutcome: Sendable, Hashable, CustomStringConvertible {
     /// Asked for but not possible: the provider advertises no end-session endpoint, or no
     /// post-logout redirect URI is configured.
     case unavailable(String)
+
+    /// Whether the provider's browser session may still be signed in: true unless the provider came
+    /// back (``completed``). The next sign-in may then pass on its cookie without asking; an app
+    /// that must prevent that asks for `prompt=login` (``AuthorizationRequestOptions``).
+    public var providerSessionMayRemain: Bool {
+        self != .completed
+    }
 
     /// A short phrase, e.g. `timed out`.
     public var description: String {

@@ -21,6 +21,10 @@ extension SessionStateMachine {
 
     /// After the sign-out revoked (or could not tell the provider) and wiped: either the
     /// provider's browser session is ended next, or the sign-out ends now with `reason`.
+    ///
+    /// The wait for the provider's return is bounded by its own timeout, shorter than a sign-in's:
+    /// the server-first part is done, and a provider that will not send the browser back (one that
+    /// refuses the post-logout redirect URI) must not hold `signOut()` for a sign-in's five minutes.
     mutating func finishSignOut(_ operation: ServerOperation, reason: TransitionReason, plan: EndSessionPlan) -> [Action] {
         if case .open(let order) = plan {
             // Still revoking: no token is handed out and a new sign-in supersedes the logout.
@@ -34,6 +38,8 @@ extension SessionStateMachine {
                 .transition(from: .revoking, to: .revoking, reason: reason),
                 .presentEndSession(order, generation: generation, cancel: logout.presentation),
                 .startTimer(timer, after: configuration.handoffTimeout),
+                .presentEndSession(order, generation: generation),
+                .startTimer(timer, after: configuration.providerLogoutTimeout),
             ]
         }
         generation += 1

@@ -121,6 +121,8 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         var handoffTimeout: Duration
         /// When tokens are due and when they expire.
         var timing: RefreshTiming
+        /// How long a sign-out that revoked and wiped waits for the provider's end-session page.
+        var providerLogoutTimeout: Duration = .seconds(60)
     }
 
     // Written only by the inputs (in this type's extensions, one file per concern); read by the owner.

@@ -283,7 +283,8 @@ extension TransitionReason {
         public static let deviceSignInFailed = Code("device_sign_in_failed")
         /// The provider ended its browser session and came back.
         public static let providerSessionEnded = Code("provider_session_ended")
-        /// Signed out (revoked or not, wiped), but the provider's browser session was not ended.
+        /// Signed out (revoked or not, wiped), but the provider did not come back from its
+        /// end-session page: its browser session may remain.
         public static let providerSessionNotEnded = Code("provider_session_not_ended")
         /// The session found itself in an inconsistent state (a bug in SessionKit) and stopped; every
         /// call now fails with `SessionError.sessionFailed`. Make a new session.
@@ -423,7 +424,7 @@ extension TransitionReason {
         case .identifiedByUserInfo(let subject): "no id_token; UserInfo names sub \(subject)"
         case .deviceSignInFailed(let error): "device sign-in failed: \(Self.phrase(error))"
         case .providerSessionEnded: "provider session ended"
-        case .providerSessionNotEnded(let why): "signed out; provider session not ended: \(why)"
+        case .providerSessionNotEnded(let why): "signed out; the provider's browser session may remain: \(why)"
         case .internalFailure: "internal inconsistency; session stopped"
         case .shutDown: "session shut down"
         case .guestSessionRequested: "guest session requested; bootstrapping the device"

@@ -66,6 +66,73 @@ struct LoopbackPresenterSessionTests {
         #expect(provider.requestCount(grantType: "urn:ietf:params:oauth:grant-type:device_code") == 2)
     }
 
+    /// Sign-out through the listener, with `http://127.0.0.1/logged-out` registered as the README
+    /// says: a provider that accepts any loopback port (RFC 8252 §7.3, as django-oauth-toolkit
+    /// does for post-logout URIs too) sends the browser back to this attempt's port; one that
+    /// matches ports exactly refuses the request, the browser stays on its error page, and
+    /// `signOut()` returns after the logout timeout, not a sign-in's five minutes.
+    @Test(arguments: [false, true])
+    func signOutThroughTheListener(providerMatchesPortsExactly exact: Bool) async throws {
+        let env = try SimulatedSessionEnvironment(
+            provider: SimulatedProviderConfiguration(
+                redirectURI: Fixture.configuredRedirect, postLogoutRedirectURIs: [URL(string: "http://127.0.0.1/logged-out")!],
+                matchesLoopbackPortsExactly: exact)
+        ) {
+            $0.endsProviderSessionAtSignOut = true
+            $0.postLogoutRedirectURI = URL(string: "http://127.0.0.1/logged-out")!
+        }
+        // Signed in before (the scripted presenter uses the registered URI as it is).
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await env.session.signIn()
+        await env.session.shutdown()
+        let refused = Collector<URL>()
+        let browser = BrowserOpener { url throws(HandoffError) in
+            // The provider's end-session page sends the browser back only to a URI it accepts.
+            guard let back = try? env.provider.endSession(url), let port = back.port.map(UInt16.init) else {
+                refused.append(url)
+                return
+            }
+            let target = back.path + "?" + (back.query ?? "")
+            Task { _ = try await RawLoopbackClient.exchange(Fixture.head(target, host: "127.0.0.1:\(port)"), port: port) }
+        }
+        let session = Session(
+            configuration: env.configuration, transport: env.provider, store: env.store, presenter: LoopbackPresenter(opener: browser),
+            clock: env.clock, wallClock: { env.clock.wallClockNow() })
+        let outcomes = Collector<ProviderLogoutOutcome>()
+        session.addObserver { event in
+            if case .providerLogout(let outcome) = event { outcomes.append(outcome) }
+        }
+        #expect(try await session.restore() == .active)
+        let start = env.clock.now
+        let signOut = Task { try await session.signOut() }
+
+        if exact {
+            await env.clock.waitForSleepers()
+            #expect(env.clock.nextDeadline == start.advanced(by: .seconds(60)), "the logout timeout, not the handoff timeout")
+            env.clock.advance(by: env.configuration.providerLogoutTimeout)
+        }
+        try await signOut.value
+
+        #expect(session.stage == .signedOut)
+        #expect(env.store.record.isEmpty)
+        #expect(env.provider.activeGrantCount == 0, "revoked before the page was opened")
+        if exact {
+            #expect(outcomes.values == [.timedOut])
+            #expect(outcomes.values.first?.providerSessionMayRemain == true)
+            #expect(env.clock.now == start.advanced(by: .seconds(60)))
+            #expect(env.provider.hasBrowserSession(for: "alice"), "the provider's browser session remains")
+            let opened = try #require(refused.values.first)
+            let returnURI = try #require(
+                Fixture.fields(of: opened).first { $0.0 == "post_logout_redirect_uri" }.flatMap { URL(string: $0.1) })
+            #expect(RawLoopbackClient.isRefused(try #require(returnURI.port.map(UInt16.init))), "the listener closed at the timeout")
+        } else {
+            #expect(outcomes.values == [.completed])
+            #expect(refused.values.isEmpty)
+            #expect(env.clock.now == start, "no time passed: the browser came back")
+            #expect(!env.provider.hasBrowserSession(for: "alice"))
+        }
+    }
+
     @Test func theHandoffTimeoutClosesTheListenerAndCutsOffASlowLoris() async throws {
         let clock = TestClock()
         let configuration = SimulatedProviderConfiguration(redirectURI: Fixture.configuredRedirect)

@@ -155,16 +155,45 @@ struct SessionProviderLogoutTests {
         #expect(h.provider.hasBrowserSession(for: "alice"), "the provider was never visited")
     }
 
-    @Test("nothing comes back within the handoff timeout: timed out, the wipe stands")
+    @Test("nothing comes back: signOut() returns after the logout timeout, not a sign-in's, and says the provider session may remain")
     func timesOut() async throws {
-        let h = try harness { $0.handoffTimeout = .seconds(120) }
+        let h = try harness()
+        #expect(h.configuration.handoffTimeout == .seconds(300))
+        #expect(h.configuration.providerLogoutTimeout == .seconds(60))
         let signOut = try await pendingSignOut(h)
-        #expect(await h.advanceToNextSleeper() == .seconds(120))
+        #expect(await h.advanceToNextSleeper() == .seconds(60), "the wait for the provider is bounded once revoked and wiped")
         #expect(await signOut.value.error == nil)
+        #expect(h.elapsed == 60)
         #expect(
             h.steps.suffix(2) == [.move(.revoking, .signedOut, .providerSessionNotEnded(.timedOut)), .event(.providerLogout(.timedOut))])
+        let reason = try #require(
+            h.events.compactMap { event -> TransitionReason? in
+                guard case .transition(let transition) = event, transition.to == .signedOut else { return nil }
+                return transition.reason
+            }.last)
+        #expect(reason.providerLogout?.providerSessionMayRemain == true)
+        #expect("\(reason)".contains("the provider's browser session may remain"))
         #expect(h.store.record.isEmpty)
         await h.waitUntil("the presentation is dismissed") { h.presenter.suspendedPresentationCount == 0 }
+    }
+
+    @Test("the logout timeout is the app's to set")
+    func configuredLogoutTimeout() async throws {
+        let h = try harness { $0.providerLogoutTimeout = .seconds(20) }
+        let signOut = try await pendingSignOut(h)
+        #expect(await h.advanceToNextSleeper() == .seconds(20))
+        #expect(await signOut.value.error == nil)
+        #expect(h.steps.last == .event(.providerLogout(.timedOut)))
+    }
+
+    @Test("only a completed logout says the provider's browser session is gone")
+    func whetherTheProviderSessionMayRemain() {
+        #expect(!ProviderLogoutOutcome.completed.providerSessionMayRemain)
+        for outcome in [
+            ProviderLogoutOutcome.cancelled, .timedOut, .presentationFailed("no browser"), .superseded, .unavailable("no endpoint"),
+        ] {
+            #expect(outcome.providerSessionMayRemain, "\(outcome)")
+        }
     }
 
     @Test("a new sign-in supersedes a logout still waiting for the provider")

@@ -4,8 +4,9 @@ import SessionKitJOSE
 import SessionKitTesting
 import Testing
 
-/// A registered loopback IP redirect URI matches on any port (RFC 8252 §7.3), and the code is bound
-/// to the redirect URI the authorization request named.
+/// A registered loopback IP redirect URI matches on any port (RFC 8252 §7.3), for sign-in and after
+/// logout, as django-oauth-toolkit matches both; the code is bound to the redirect URI the
+/// authorization request named. A provider that matches loopback ports exactly refuses both.
 @Suite("Simulated provider: loopback redirect URIs")
 struct SimulatedProviderLoopbackRedirectTests {
     private let fixture: ProviderFixture
@@ -44,6 +45,56 @@ struct SimulatedProviderLoopbackRedirectTests {
         #expect(throws: SimulatedProviderAuthorizationError.redirectURIMismatch) {
             try fixture.provider.authorize(fixture.authorizationURL(pkce: try PKCE.generate(), redirectURI: redirect), subject: "alice")
         }
+    }
+
+    /// The end-session URL for `redirect`, with a state and the client.
+    private static func endSessionURL(_ fixture: ProviderFixture, redirect: String) -> URL {
+        var components = URLComponents(string: fixture.configuration.issuer.absoluteString + SimulatedProviderEndpoint.endSessionPath)!
+        components.queryItems = [
+            URLQueryItem(name: "client_id", value: fixture.configuration.clientID),
+            URLQueryItem(name: "post_logout_redirect_uri", value: redirect), URLQueryItem(name: "state", value: "st4te"),
+        ]
+        return components.url!
+    }
+
+    private static let loopbackLogout = URL(string: "http://127.0.0.1/logged-out")!
+
+    @Test func aRegisteredLoopbackPostLogoutURIMatchesOnAnyPortAndTheBrowserGoesBackToThatPort() throws {
+        let fixture = try ProviderFixture(SimulatedProviderConfiguration(postLogoutRedirectURIs: [Self.loopbackLogout]))
+
+        let back = try fixture.provider.endSession(Self.endSessionURL(fixture, redirect: "http://127.0.0.1:49152/logged-out"))
+
+        #expect(back == URL(string: "http://127.0.0.1:49152/logged-out?state=st4te"))
+        #expect(fixture.provider.endSessionRecords.last?.postLogoutRedirectURI == "http://127.0.0.1:49152/logged-out")
+    }
+
+    @Test(arguments: ["http://127.0.0.1:49152/other", "http://localhost:49152/logged-out", "https://127.0.0.1:49152/logged-out"])
+    func onlyThePortOfAPostLogoutURIMayDiffer(_ redirect: String) throws {
+        let fixture = try ProviderFixture(SimulatedProviderConfiguration(postLogoutRedirectURIs: [Self.loopbackLogout]))
+        #expect(throws: SimulatedProviderEndSessionError.unregisteredRedirectURI) {
+            try fixture.provider.endSession(Self.endSessionURL(fixture, redirect: redirect))
+        }
+    }
+
+    @Test func aProviderThatMatchesLoopbackPortsExactlyRefusesAnotherPortForSignInAndLogout() throws {
+        let fixture = try ProviderFixture(
+            SimulatedProviderConfiguration(
+                redirectURI: URL(string: "http://127.0.0.1:8400/callback")!,
+                postLogoutRedirectURIs: [URL(string: "http://127.0.0.1:8400/logged-out")!], matchesLoopbackPortsExactly: true))
+
+        #expect(throws: SimulatedProviderAuthorizationError.redirectURIMismatch) {
+            try fixture.provider.authorize(
+                fixture.authorizationURL(pkce: try PKCE.generate(), redirectURI: "http://127.0.0.1:49152/callback"), subject: "alice")
+        }
+        #expect(throws: SimulatedProviderEndSessionError.unregisteredRedirectURI) {
+            try fixture.provider.endSession(Self.endSessionURL(fixture, redirect: "http://127.0.0.1:49152/logged-out"))
+        }
+        // The registered port is accepted: `LoopbackPresenter(port: 8400)`.
+        let callback = try fixture.provider.authorize(
+            fixture.authorizationURL(pkce: try PKCE.generate(), redirectURI: "http://127.0.0.1:8400/callback"), subject: "alice")
+        #expect(callback.port == 8400)
+        let back = try fixture.provider.endSession(Self.endSessionURL(fixture, redirect: "http://127.0.0.1:8400/logged-out"))
+        #expect(back == URL(string: "http://127.0.0.1:8400/logged-out?state=st4te"))
     }
 
     @Test func aNonLoopbackRegistrationStillMatchesExactly() throws {

@@ -19,6 +19,8 @@ struct MachineScript: CustomStringConvertible {
     static let issuer = "https://issuer.example"
     static let handoffTimeout: Duration = .seconds(300)
     static let leadTime: Duration = .seconds(60)
+    /// How long a sign-out waits for the provider's end-session page, shorter than a sign-in.
+    static let providerLogoutTimeout: Duration = .seconds(45)
 
     /// The caller of the sign-in the helpers perform.
     static let signInCaller = 90
@@ -29,7 +31,9 @@ struct MachineScript: CustomStringConvertible {
     /// The caller of the restores the helpers perform.
     static let restoreCaller = 93
 
-    private(set) var machine = Machine(configuration: .init(handoffTimeout: handoffTimeout, timing: RefreshTiming(leadTime: leadTime)))
+    private(set) var machine = Machine(
+        configuration: .init(
+            handoffTimeout: handoffTimeout, timing: RefreshTiming(leadTime: leadTime), providerLogoutTimeout: providerLogoutTimeout))
     /// The actions of the last event, for checks that need their structure.
     private(set) var lastActions: [Machine.Action] = []
     /// Whether the last callback fed was consumed.

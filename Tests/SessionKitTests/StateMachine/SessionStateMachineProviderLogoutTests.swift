@@ -15,7 +15,7 @@ extension StateMachineTests {
                 m.serverConfirmed(endSession: .open(Script.endSessionOrder())) == [
                     .transition(.revoking, .revoking, .revocationConfirmed),
                     .presentEndSession(Script.endSessionOrder(1), generation: 2),
-                    .startTimer(2, after: .seconds(300)),
+                    .startTimer(2, after: Script.providerLogoutTimeout),
                 ])
             #expect(m.stage == .revoking)
             #expect(m.waiting == [Script.signOutCaller])
@@ -115,7 +115,7 @@ extension StateMachineTests {
                 m.serverFailed(.cannotTell(.revocation), endSession: .open(Script.endSessionOrder())) == [
                     .transition(.revoking, .revoking, .signedOutLocallyOnly(.unsupported(.revocation))),
                     .presentEndSession(Script.endSessionOrder(1), generation: 2),
-                    .startTimer(2, after: .seconds(300)),
+                    .startTimer(2, after: Script.providerLogoutTimeout),
                 ])
         }
 
