@@ -8,6 +8,9 @@ import Foundation
 // surroundings they assume are declared in Tests/SnippetTests/Givens.swift); its imports stay at
 // file scope. Words after `swift` on the fence line say more:
 //   run           the body is a test that runs (the block must pass as written);
+//   given:NAME    with run: the body runs in the scene `SnippetScene.NAME()` sets up (its `session`,
+//                 and a `print` that records each line with the stage at that moment), and the
+//                 scene's `finish()` then checks what the snippet did;
 //   declarations  the block is file-scope code (types, extensions), not statements;
 //   ios, macos    needs UIKit, or AppKit: elsewhere the block is parsed but not type-checked.
 // A `#sourceLocation` points every diagnostic at the document's own line.
@@ -26,7 +29,8 @@ enum ExtractionError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .unterminated(let line): "the ```swift block at line \(line) is never closed"
-        case .unknownAttribute(let word, let line): "line \(line): unknown snippet attribute '\(word)' (run, declarations, ios, macos)"
+        case .unknownAttribute(let word, let line):
+            "line \(line): unknown snippet attribute '\(word)' (run, given:NAME with run, declarations, ios, macos)"
         case .countMismatch(let expected, let found): "expected \(expected) snippets, found \(found)"
         }
     }
@@ -47,7 +51,7 @@ func snippets(in text: String) throws(ExtractionError) -> [Snippet] {
             continue
         }
         let words = trimmed.dropFirst("```swift".count).split(separator: " ").map(String.init)
-        for word in words where !knownAttributes.contains(word) {
+        for word in words where !knownAttributes.contains(word) && !(isGiven(word) && words.contains("run")) {
             throw .unknownAttribute(word, line: index + 1)
         }
         var body: [String] = []
@@ -63,6 +67,17 @@ func snippets(in text: String) throws(ExtractionError) -> [Snippet] {
         index = closing + 1
     }
     return found
+}
+
+/// Whether `word` is `given:NAME` with NAME an identifier.
+func isGiven(_ word: String) -> Bool {
+    guard word.hasPrefix("given:"), let first = word.dropFirst("given:".count).first, first.isLetter else { return false }
+    return word.dropFirst("given:".count).allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+}
+
+/// The scene a `run` snippet is given, if any.
+func givenScene(of snippet: Snippet) -> String? {
+    snippet.attributes.first(where: isGiven).map { String($0.dropFirst("given:".count)) }
 }
 
 func isImport(_ line: String) -> Bool {
@@ -104,18 +119,28 @@ func source(of snippet: Snippet, number: Int, document: String, display: String,
         out += bodyLines
         out.append("#sourceLocation()")
     } else {
+        let scene = givenScene(of: snippet)
         if snippet.attributes.contains("run") {
             out.append("import Testing")
-            out.append("@Test(\(swiftStringLiteral("\(display):\(snippet.line) runs as written"))) @MainActor")
+            let title = "\(display):\(snippet.line)" + (scene.map { " (given \($0))" } ?? "") + " runs as written"
+            out.append("@Test(\(swiftStringLiteral(title))) @MainActor")
         } else {
             out.append("@MainActor")
         }
         out.append("func snippet_\(name)() async throws {")
+        if let scene {
+            // The scene's session and print shadow the givens' for the snippet's body.
+            out.append("let scene = try await SnippetScene.\(scene)()")
+            out.append("let session = scene.session")
+            out.append("let print = scene.print")
+            out.append("_ = (session, print)")
+        }
         out.append("#sourceLocation(file: \(location), line: \(snippet.line + 1))")
         out += bodyLines
         out.append("#sourceLocation()")
         // A snippet often ends by making the value it is about; that is its point, not a mistake.
         out += topLevelConstants(in: bodyLines).map { "_ = \($0)" }
+        if scene != nil { out.append("try await scene.finish()") }
         out.append("}")
     }
     if platform != nil { out.append("#endif") }
