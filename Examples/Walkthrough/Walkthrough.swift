@@ -34,10 +34,7 @@ struct Walkthrough {
 
     static func list(json: Bool) {
         guard json else {
-            for scenario in Scenario.all {
-                Narrator.write(
-                    "\(scenario.name.padding(toLength: max(20, scenario.name.count), withPad: " ", startingAt: 0)) \(scenario.summary)")
-            }
+            for line in WalkthroughCommand.scenarioLines(Scenario.all.map { ($0.name, $0.summary) }) { Narrator.write(line) }
             return
         }
         struct Entry: Encodable {

@@ -139,9 +139,16 @@ enum WalkthroughCommand {
             device: device, deviceAuthorizationEndpoint: endpoints[1], loopbackPort: port)
     }
 
+    /// One line per scenario: its whole name (a name is what the command line takes), then its
+    /// summary, in a column after the longest name.
+    static func scenarioLines(_ scenarios: [(name: String, summary: String)], indent: String = "") -> [String] {
+        let width = max(20, scenarios.map(\.name.count).max() ?? 0)
+        return scenarios.map { "\(indent)\($0.name.padding(toLength: width, withPad: " ", startingAt: 0)) \($0.summary)" }
+    }
+
     /// The text of `--help`.
     static func help(scenarios: [(name: String, summary: String)]) -> String {
-        let list = scenarios.map { "  \($0.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n")
+        let list = scenarioLines(scenarios, indent: "  ").joined(separator: "\n")
         return """
             usage: walkthrough [--json] [SCENARIO…]
                    walkthrough --list [--json]

@@ -76,6 +76,27 @@ struct CommandLineTests {
         }
     }
 
+    /// The scenario names `--help` prints: the first word of each line under `Scenarios:`.
+    static func helpScenarioNames(_ help: String) -> [String] {
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let heading = lines.firstIndex(of: "Scenarios:") else { return [] }
+        return lines[(heading + 1)...].prefix { !$0.isEmpty }.map { String($0.drop { $0 == " " }.prefix { $0 != " " }) }
+    }
+
+    @Test func everyScenarioNameHelpPrintsIsWholeAndRuns() async throws {
+        let help = try await CommandRun.run("walkthrough", ["--help"])
+        let list = try await CommandRun.run("walkthrough", ["--list"])
+        let names = Self.helpScenarioNames(help.standardOutput)
+
+        #expect(names == list.lines.map { String($0.prefix { $0 != " " }) }, "--help names every scenario as --list does")
+        #expect(names.contains("relaunch-mid-sign-out-offline"), "a name longer than the column, whole")
+        let run = try await CommandRun.run("walkthrough", names)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.standardError.isEmpty, "\(run)")
+        let headers = run.lines.filter { $0.hasPrefix("== ") }.map { String($0.dropFirst(3).prefix { $0 != ":" }) }
+        #expect(headers == names, "each name --help prints runs that scenario")
+    }
+
     @Test(arguments: [
         (["nope"], "unknown scenario 'nope'"),
         (["happy-path", "nope", "nada"], "unknown scenarios 'nope', 'nada'"),
