@@ -112,7 +112,13 @@ public final class TestClock: Clock, Sendable {
         state.withLock { $0.sleepers.map(\.deadline).min() }
     }
 
-    /// Notified after every change of the sleepers, for ``SimulatedSessionEnvironment``'s waits.
+    /// How many ``waitForSleepers(count:)`` calls are suspended, waiting for sleepers.
+    package var sleeperWatchCount: Int {
+        state.withLock { $0.watches.count }
+    }
+
+    /// Notified after every change of the sleepers (and of the tasks waiting for them), for
+    /// ``SimulatedSessionEnvironment``'s waits.
     package let changes = SessionChangeFeed()
 
     /// Suspends until `deadline` has been reached by advancing the clock, or throws
@@ -164,7 +170,7 @@ public final class TestClock: Clock, Sendable {
                     state.watches.append(SleeperWatch(id: id, count: count, continuation: continuation))
                     return false
                 }
-                if satisfied { continuation.resume() }
+                if satisfied { continuation.resume() } else { changes.notify() }
             }
         } onCancel: {
             // A cancelled wait returns at once, so a test can race it against other work.

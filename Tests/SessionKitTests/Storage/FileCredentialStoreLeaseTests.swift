@@ -180,17 +180,19 @@ struct FileCredentialStoreLeaseTests {
     }
 
     static func incrementConcurrently(stores: [FileCredentialStore], times: Int, meter: OccupancyMeter) async throws {
+        let contenders = LeaseContenders()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<times {
                 let store = stores[index % stores.count]
                 group.addTask {
+                    contenders.arrive()
                     try await store.withLease {
                         meter.enter()
                         defer { meter.leave() }
                         let rotation = try await store.load().session?.rotation ?? 0
-                        await Task.yield()
+                        // Between the read and the write, every other task is asking for the lease.
+                        await contenders.waitForAll(times)
                         try await store.save(StoreFixtures.record(rotation: rotation + 1))
-                        await Task.yield()
                     }
                 }
             }

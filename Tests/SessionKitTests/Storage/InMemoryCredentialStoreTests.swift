@@ -109,14 +109,17 @@ struct CredentialStoreContractTests {
         defer { subject.remove() }
         let store = subject.store
         let meter = OccupancyMeter()
+        let contenders = LeaseContenders()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<30 {
                 group.addTask {
+                    contenders.arrive()
                     try await store.withLease {
                         meter.enter()
                         defer { meter.leave() }
                         let rotation = try await store.load().session?.rotation ?? 0
-                        await Task.yield()
+                        // Between the read and the write, every other task is asking for the lease.
+                        await contenders.waitForAll(30)
                         try await store.save(StoreFixtures.record(rotation: rotation + 1))
                     }
                 }

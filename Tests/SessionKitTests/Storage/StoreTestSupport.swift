@@ -131,6 +131,24 @@ final class Gate: Sendable {
     }
 }
 
+/// Counts the tasks that asked for a lease, so that its first holder can wait, inside it, until
+/// every other task contends for it: the lease, not luck, keeps them out.
+final class LeaseContenders: Sendable {
+    private let arrived = Locked(0)
+    private let signal = ChangeSignal()
+
+    /// Called by each task right before it asks for the lease.
+    func arrive() {
+        arrived.withLock { $0 += 1 }
+        signal.notify()
+    }
+
+    /// Suspends until `count` tasks have asked for the lease.
+    func waitForAll(_ count: Int) async {
+        await signal.wait { arrived.withLock { $0 } >= count }
+    }
+}
+
 /// Counts how many tasks are inside a critical section and the most ever seen at once.
 final class OccupancyMeter: Sendable {
     private let state = Locked((current: 0, maximum: 0))

@@ -158,11 +158,14 @@ import Testing
         await waiting.value
         #expect(clock.sleeperCount == 0)
 
-        // Cancelled once it has had a chance to start waiting: it returns either way.
+        // Cancelled once it waits: it returns either way.
         let registered = Task { await clock.waitForSleepers(count: 10) }
-        await Task.yield()
+        let signal = ChangeSignal()
+        signal.watch(clock.changes)
+        await signal.wait { clock.sleeperWatchCount == 1 }
         registered.cancel()
         await registered.value
+        #expect(clock.sleeperWatchCount == 0)
     }
 
     @Test func anAlreadyCancelledTaskDoesNotWaitForSleepers() async {
