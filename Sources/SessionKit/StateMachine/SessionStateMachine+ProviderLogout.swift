@@ -37,8 +37,6 @@ extension SessionStateMachine {
             return [
                 .transition(from: .revoking, to: .revoking, reason: reason),
                 .presentEndSession(order, generation: generation, cancel: logout.presentation),
-                .startTimer(timer, after: configuration.handoffTimeout),
-                .presentEndSession(order, generation: generation),
                 .startTimer(timer, after: configuration.providerLogoutTimeout),
             ]
         }
