@@ -10,6 +10,11 @@ extension DeviceKeyManager: DeviceKeyProviding {
             throw error.providerError
         }
     }
+
+    /// Ends the manager's exchanges (``DeviceKeyManager/shutdown()``).
+    public func shutdown() async {
+        await endWork()
+    }
 }
 
 extension DeviceKeyManager.ExchangeError {

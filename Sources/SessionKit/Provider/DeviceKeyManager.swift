@@ -25,6 +25,8 @@ public actor DeviceKeyManager {
     private let renewalLeeway: Duration
     /// The exchange under way, shared by every caller (it runs as a child of the owner).
     private let exchange: SingleFlight<DeviceKey, ExchangeError>
+    /// The manager's own task owner, when it was made on its own rather than by a session.
+    private let ownOwner: TaskOwner?
 
     private var cachedKey: DeviceKey?
     /// Bumped by ``reset()``; an exchange from an older generation writes nothing and is not cached.
@@ -51,16 +53,35 @@ public actor DeviceKeyManager {
     ) {
         self.init(
             endpoint: endpoint, platform: platform, transport: transport, store: store, now: now, renewalLeeway: renewalLeeway,
-            makeDeviceUUID: makeDeviceUUID, owner: TaskOwner())
+            makeDeviceUUID: makeDeviceUUID, owner: TaskOwner(), ownsOwner: true)
     }
 
-    /// A manager whose exchanges are children of `owner` (a session's), ended with it.
+    deinit {
+        ownOwner?.abandon()
+    }
+
+    /// Ends the manager's work: callers waiting for an exchange get ``ExchangeError/cancelled``,
+    /// the exchange under way is cancelled, and a manager made on its own refuses later exchanges
+    /// (they get ``ExchangeError/cancelled``). Returns once its tasks have ended. A session's
+    /// ``Session/shutdown()`` calls it for the manager it uses, however the manager was made.
+    func endWork() async {
+        exchange.cancelFlight(cancelled: .cancelled)
+        await ownOwner?.shutdown()
+    }
+
+    /// How many tasks the manager's own owner runs (none for a manager a session made).
+    package nonisolated var liveTaskCount: Int { ownOwner?.liveChildren ?? 0 }
+
+    /// A manager whose exchanges are children of `owner` (a session's, ended with it, unless
+    /// `ownsOwner`).
     init(
         endpoint: URL, platform: String, transport: any HTTPTransport, store: any DeviceCredentialStore,
         now: @escaping @Sendable () -> Date, renewalLeeway: Duration = .seconds(60),
-        makeDeviceUUID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }, owner: TaskOwner
+        makeDeviceUUID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }, owner: TaskOwner,
+        ownsOwner: Bool = false
     ) {
         self.exchange = SingleFlight(owner: owner)
+        self.ownOwner = ownsOwner ? owner : nil
         self.endpoint = endpoint
         self.platform = platform
         self.transport = transport

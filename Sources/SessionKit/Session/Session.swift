@@ -10,6 +10,14 @@ public protocol DeviceKeyProviding: Sendable {
     func disconnectKey(accessToken: Secret) async throws(ProviderError) -> Secret
     /// Forgets the device credential (after an account deletion).
     func reset() async throws
+    /// Ends the source's work: called by the session's ``Session/shutdown()``, which returns once
+    /// this has. The default does nothing, for a source that starts no work of its own.
+    func shutdown() async
+}
+
+extension DeviceKeyProviding {
+    /// Nothing to end.
+    public func shutdown() async {}
 }
 
 /// The life of one signed-in session: sign-in, verification, fresh tokens, sign-out, deletion.
@@ -80,7 +88,7 @@ public final class Session: Sendable {
     ) {
         self.readsSystemWallClock = wallClock == nil
         let wallClock = wallClock ?? SystemWallClock.now
-        let owner = TaskOwner()
+        let owner = TaskOwner(hosted: configuration.runsInHostTask)
         self.owner = owner
         self.configuration = configuration
         self.client = ProviderClient(configuration: configuration.provider, transport: transport, now: wallClock)
@@ -463,7 +471,39 @@ public final class Session: Sendable {
         // Outside the lock: finishing a stream runs its termination handler, which takes it.
         for subscriber in subscribers { subscriber.finish() }
         await owner.shutdown()
+        // The device-key source is the session's, however it was made: its exchanges end too.
+        await deviceKeys?.shutdown()
         changes.notify()
+    }
+
+    /// Runs the session's work until the session is shut down, for a host that owns its task tree
+    /// (a server's service group, a command-line tool's task group), in the style of
+    /// swift-service-lifecycle's `Service.run()`.
+    ///
+    /// With ``SessionConfiguration/runsInHostTask`` set, the session starts no task of its own:
+    /// every refresh, timer, presentation and revocation runs as a child of this call, and work
+    /// ordered before it starts waits for it. Otherwise the session's own task runs the work and
+    /// this call waits beside it. Either way it returns once the session is shut down and every
+    /// task it started has ended, and cancelling the calling task shuts the session down, as
+    /// ``shutdown()`` does: callers still waiting are answered with ``SessionError/shutDown``.
+    ///
+    /// ```swift
+    /// var configuration = SessionConfiguration(provider: provider)
+    /// configuration.runsInHostTask = true
+    /// let session = Session(configuration: configuration, transport: transport, store: store,
+    ///                       presenter: LoopbackPresenter(), clock: ContinuousClock())
+    /// try await withThrowingDiscardingTaskGroup { group in
+    ///     group.addTask { await session.run() }
+    ///     try await session.restore()
+    ///     // ... use the session; cancelling the group shuts it down.
+    /// }
+    /// ```
+    public func run() async {
+        // Cancelled: the machine stops before any child sees the cancellation, so every caller
+        // is answered with `shutDown`, not with the error of work cut short.
+        await owner.run(whenCancelled: { [weak self] in self?.modify { $0.shutDown() } })
+        // Shut down or cancelled: answer every caller, finish every stream, end the rest.
+        await shutdown()
     }
 
     // MARK: - Waiting on the machine

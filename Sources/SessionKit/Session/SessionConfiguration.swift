@@ -7,6 +7,11 @@ public struct SessionConfiguration: Sendable {
     public var provider: ProviderConfiguration
     /// How long a handoff may wait for its callback (default 300 s, on the injected clock).
     public var handoffTimeout: Duration = .seconds(300)
+    /// Whether the host runs the session's work: `false` (the default, for apps) and the session
+    /// starts one task of its own for it; `true` and the session starts none, and its work runs
+    /// inside ``Session/run()``, which the host must call (``withSession(configuration:transport:store:presenter:deviceKeys:clock:wallClock:random:isolation:_:)``
+    /// does both).
+    public var runsInHostTask = false
     /// A token due within this much time is refreshed before it is handed out (default 60 s).
     public var refreshLeadTime: Duration = .seconds(60)
     /// Retries of a refresh that failed transiently, while its callers wait.

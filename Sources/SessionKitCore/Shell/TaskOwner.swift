@@ -95,21 +95,28 @@ package final class TaskOwner: Sendable {
         /// first suspends, with no hand-over to another thread before its work begins. Work that
         /// arrives while stopping still runs, cancelled from its first line, so it can answer whoever
         /// waits on it.
-        func drive() async {
+        func drive(whenCancelled: (@Sendable () -> Void)? = nil) async {
             await withDiscardingTaskGroup { group in
-                while let (work, stopping) = await next() {
-                    if stopping { group.cancelAll() }
-                    if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
-                        group.addImmediateTask {
-                            await work()
-                            self.childEnded()
-                        }
-                    } else {
-                        group.addTask {
-                            await work()
-                            self.childEnded()
+                // Inside the group, so the host's cancellation reaches this handler before the
+                // group's children: the shell stops its machine first (every caller answered for
+                // the shutdown), and the children's own answers then find it stopped.
+                await withTaskCancellationHandler {
+                    while let (work, stopping) = await next() {
+                        if stopping { group.cancelAll() }
+                        if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+                            group.addImmediateTask {
+                                await work()
+                                self.childEnded()
+                            }
+                        } else {
+                            group.addTask {
+                                await work()
+                                self.childEnded()
+                            }
                         }
                     }
+                } onCancel: {
+                    whenCancelled?()
                 }
                 group.cancelAll()
             }
@@ -210,18 +217,22 @@ package final class TaskOwner: Sendable {
     /// once every child has ended. On an owner that runs its own task, or when a ``run()`` already
     /// runs, it waits until the owner is shut down and every child has ended; its cancellation
     /// shuts the owner down too.
-    package func run() async {
+    ///
+    /// `whenCancelled` runs, once, on the thread that cancels the calling task, before any child
+    /// sees the cancellation: a shell stops its machine there.
+    package func run(whenCancelled: (@Sendable () -> Void)? = nil) async {
         let drives: Bool = shared.state.withLock { state in
             guard hosted, !state.driven else { return false }
             state.driven = true
             return true
         }
         if drives {
-            await shared.drive()
+            await shared.drive(whenCancelled: whenCancelled)
         } else {
             await withTaskCancellationHandler {
                 await shared.drained.wait()
             } onCancel: { [shared] in
+                whenCancelled?()
                 let stopped = shared.stop()
                 stopped.driver?.resume(returning: nil)
                 stopped.task?.cancel()
