@@ -91,7 +91,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "SessionBenchmarks",
-            dependencies: ["BenchmarkSupport", "SessionKit", "SessionKitTesting", "SessionKitJOSE"],
+            dependencies: [
+                "BenchmarkSupport", "SessionKit", "SessionKitTesting", "SessionKitJOSE",
+                .target(name: "CSessionKitOpenSSL", condition: .when(platforms: [.linux])),
+            ],
             path: "Benchmarks/SessionBenchmarks",
             swiftSettings: strict
         ),

@@ -3,7 +3,8 @@
 #
 #   Fuzz/run.sh [SECONDS] [TARGET...]     (default: 20 seconds; every target)
 #
-# Targets: jws (compact-JWS parser), jwks (JWKS decoder), base64url (strict decoder),
+# Targets: jws (compact-JWS parser), jwks (JWKS decoder), ecjwk (one EC JWK and the ECDSA
+# signature forms), base64url (strict decoder),
 # json (tree parser vs scanning parser), idtoken (full ID-token validation), userinfo (UserInfo
 # response decoder and its sub check), grant (1Password access-grant decoder), intake
 # (credential-import activity intake), cxf (Credential Exchange Format decoder), loopback (the
@@ -21,7 +22,7 @@ set -euo pipefail
 seconds="${1:-20}"
 if [[ $# -gt 0 ]]; then shift; fi
 targets=("$@")
-if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks base64url json idtoken userinfo loopback grant intake cxf); fi
+if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks ecjwk base64url json idtoken userinfo loopback grant intake cxf); fi
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
     echo "usage: Fuzz/run.sh [SECONDS] [TARGET...]" >&2
     exit 2

@@ -10,9 +10,9 @@ struct BenchmarkSuite {
     var rounds: Int
     var fastPathIterations = 300_000
     var callerCounts = [1, 1_000, 10_000, 100_000]
-    /// The groups to run (`fast-path`, `concurrent`, `month`); all by default.
+    /// The groups to run (`fast-path`, `concurrent`, `month`, `cold-launch`, `idtoken`); all by default.
     var groups: Set<String> = Self.allGroups
-    static let allGroups: Set<String> = ["fast-path", "concurrent", "month", "cold-launch"]
+    static let allGroups: Set<String> = ["fast-path", "concurrent", "month", "cold-launch", "idtoken"]
 
     /// `validAccessToken()` on a fresh token, from an actor, over a bare call to a trivial actor.
     static let fastPathRatioLimit = 1.2
@@ -24,6 +24,8 @@ struct BenchmarkSuite {
     static let monthOverSigningLimit = 1.5
     /// A cold launch's `restore()` against a bare read and decode of the same store file.
     static let coldLaunchRatioLimit = 1.5
+    /// id_token validation, RS256 and ES256, at least this fraction of a raw OpenSSL verify's speed.
+    static let idTokenRatioFloor = 0.9
 
     struct Result {
         var measures: [Measure]
@@ -31,6 +33,7 @@ struct BenchmarkSuite {
         var callers: ConcurrentCallersBenchmark
         var month: SimulatedMonthBenchmark
         var coldLaunch: ColdLaunchBenchmark
+        var idToken: IDTokenBenchmark.Result
     }
 
     @concurrent
@@ -41,6 +44,9 @@ struct BenchmarkSuite {
         var coldLaunch = try await ColdLaunchBenchmark.make()
         defer { coldLaunch.removeDirectory() }
         if groups.contains("cold-launch") { try await coldLaunch.runRound() }
+        var idToken = try groups.contains("idtoken") ? IDTokenBenchmark.make() : nil
+        idToken?.runRound()
+        let idTokenWarmUp = idToken?.result
         // Warm-up: first-touch allocations and lazy initialisation stay out of the samples.
         if groups.contains("fast-path") {
             try await fastPath.runRound(0)
@@ -57,7 +63,10 @@ struct BenchmarkSuite {
             if groups.contains("concurrent") { try await callers.runRound(round) }
             if groups.contains("month") { try await month.runRound() }
             if groups.contains("cold-launch") { try await coldLaunch.runRound() }
+            idToken?.runRound()
         }
+        // The first round warmed up; it is left out of the samples.
+        let idTokenResult = idToken.map { Self.dropFirstRound($0.result, warmUp: idTokenWarmUp) } ?? IDTokenBenchmark.Result()
         guard fastPath.refreshCount() == 0 else { throw BenchmarkFailure("the fast-path session refreshed; its token was not fresh") }
         var measures = measures(fastPath, callers, month)
         if groups.contains("cold-launch") {
@@ -69,7 +78,36 @@ struct BenchmarkSuite {
             measures.append(
                 Measure("cold_launch.token_requests", Double(coldLaunch.maximumRequests), unit: "requests", equalTo: 0))
         }
-        return Result(measures: measures, fastPath: fastPath, callers: callers, month: month, coldLaunch: coldLaunch)
+        if groups.contains("idtoken") { measures += idTokenMeasures(idTokenResult) }
+        return Result(
+            measures: measures, fastPath: fastPath, callers: callers, month: month, coldLaunch: coldLaunch, idToken: idTokenResult)
+    }
+
+    private static func dropFirstRound(_ result: IDTokenBenchmark.Result, warmUp: IDTokenBenchmark.Result?) -> IDTokenBenchmark.Result {
+        guard warmUp != nil else { return result }
+        var trimmed = IDTokenBenchmark.Result()
+        for (pair, samples) in result.nanoseconds {
+            for value in samples.values.dropFirst() { trimmed.nanoseconds[pair, default: Samples()].add(value) }
+        }
+        for (pair, samples) in result.ratios {
+            for value in samples.values.dropFirst() { trimmed.ratios[pair, default: Samples()].add(value) }
+        }
+        return trimmed
+    }
+
+    private func idTokenMeasures(_ result: IDTokenBenchmark.Result) -> [Measure] {
+        var measures: [Measure] = []
+        for algorithm in IDTokenBenchmark.Algorithm.allCases {
+            let prefix = "idtoken.\(algorithm.rawValue.lowercased())"
+            func pair(_ body: IDTokenBenchmark.Body) -> IDTokenBenchmark.Pair { .init(algorithm: algorithm, body: body) }
+            measures.append(Measure("\(prefix).validate", result.nanoseconds[pair(.validate)]?.median ?? .nan, unit: "ns/op"))
+            measures.append(Measure("\(prefix).jose_only", result.nanoseconds[pair(.jose)]?.median ?? .nan, unit: "ns/op"))
+            measures.append(Measure("\(prefix).raw_openssl_verify", result.nanoseconds[pair(.raw)]?.median ?? .nan, unit: "ns/op"))
+            measures.append(Measure("\(prefix).jose_only.ratio", result.ratios[pair(.jose)]?.median ?? .nan, unit: "x"))
+            measures.append(
+                Measure("\(prefix).ratio", result.ratios[pair(.validate)]?.median ?? .nan, unit: "x", atLeast: Self.idTokenRatioFloor))
+        }
+        return measures
     }
 
     private func measures(_ fastPath: FastPathBenchmark, _ callers: ConcurrentCallersBenchmark, _ month: SimulatedMonthBenchmark)

@@ -1,7 +1,7 @@
 import Foundation
 
-// swift run -c release SessionBenchmarks [--json] [--rounds N] [--only fast-path|concurrent|month|cold-launch]
-let usage = "usage: SessionBenchmarks [--json] [--rounds N] [--only fast-path|concurrent|month|cold-launch]…\n"
+// swift run -c release SessionBenchmarks [--json] [--rounds N] [--only fast-path|concurrent|month|cold-launch|idtoken]
+let usage = "usage: SessionBenchmarks [--json] [--rounds N] [--only fast-path|concurrent|month|cold-launch|idtoken]…\n"
 var arguments = Array(CommandLine.arguments.dropFirst())
 let json = arguments.contains("--json")
 arguments.removeAll { $0 == "--json" }
@@ -48,6 +48,10 @@ do {
         if suite.groups.contains("concurrent") {
             print("")
             print(Report.callersTable(result.callers))
+        }
+        if suite.groups.contains("idtoken") {
+            print("")
+            print(Report.idTokenTable(result.idToken))
         }
         print("")
         print(Report.measuresTable(result.measures))

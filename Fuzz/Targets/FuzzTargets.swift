@@ -21,6 +21,7 @@
 enum FuzzTarget: String, CaseIterable {
     case jws
     case jwks
+    case ecjwk
     case base64url
     case json
     case idtoken
@@ -33,6 +34,7 @@ enum FuzzTarget: String, CaseIterable {
         switch self {
         case .jws: Self.fuzzCompactJWS(bytes)
         case .jwks: Self.fuzzJWKS(bytes)
+        case .ecjwk: Self.fuzzECJWK(bytes)
         case .base64url: Self.fuzzBase64URL(bytes)
         case .json: Self.fuzzJSON(bytes)
         case .idtoken: Self.fuzzIDToken(bytes)
@@ -125,6 +127,43 @@ enum FuzzTarget: String, CaseIterable {
         }
         require(again.keys == keys.keys, "JWKS round trip changed the keys")
         require(again.verificationKeyCount == keys.verificationKeyCount, "JWKS round trip changed the usable keys")
+    }
+
+    /// One EC JWK (a JWKS entry) and the ECDSA signature forms: a key the parser accepts for ES256
+    /// is exactly a P-256 key whose `x` and `y` are canonical 43-character base64url of 32 bytes,
+    /// its JWK prints them back unchanged, and a set of it offers it under its `kid`; a P1363
+    /// signature that converts to DER converts back to itself, and DER that converts to P1363 is
+    /// exactly the minimal DER of that signature.
+    static func fuzzECJWK(_ bytes: [UInt8]) {
+        if bytes.count >= 64 {
+            let p1363 = Array(bytes.prefix(64))
+            if let der = p1363.withUnsafeBytes({ ECDSASignature.der(fromP1363: $0) }) {
+                require(ECDSASignature.p1363(fromDER: der) == p1363, "P1363 to DER to P1363 changed the signature")
+            }
+        }
+        if let p1363 = ECDSASignature.p1363(fromDER: bytes) {
+            require(p1363.count == 64, "DER converted to a P1363 signature of the wrong length")
+            // Out-of-range scalars have no DER form, so only in-range ones must round-trip.
+            if let der = p1363.withUnsafeBytes({ ECDSASignature.der(fromP1363: $0) }) {
+                require(der == bytes, "accepted DER is not the minimal encoding of its signature")
+            }
+        }
+        guard let object = try? JSONParser.parseObject(bytes, maximumDepth: 16), let jwk = JWK(json: object) else { return }
+        let key = try? jwk.p256PublicKey()
+        if let key {
+            require(jwk.kty == "EC" && jwk.crv == "P-256", "a P-256 key from a JWK of another type or curve")
+            require(key.x.count == 32 && key.y.count == 32, "a P-256 coordinate that is not 32 bytes")
+            require(
+                Base64URL.encode(key.x) == jwk.x && Base64URL.encode(key.y) == jwk.y,
+                "accepted coordinates are not the canonical text of their bytes")
+            let printed = key.jwk(keyID: jwk.kid)
+            require((try? printed.p256PublicKey())?.x == key.x, "a key's own JWK does not parse back to it")
+        }
+        let usable = JWKS(keys: [jwk]).verificationKeyCount(for: .es256) == 1
+        require(usable == (key != nil && jwk.isVerificationCandidate(for: .es256)), "a set's ES256 keys disagree with the JWK's")
+        if usable, let kid = jwk.kid {
+            require(JWKS(keys: [jwk]).p256VerificationKey(forKeyID: kid)?.x == key?.x, "a usable key is not found by its kid")
+        }
     }
 
     /// The loopback presenter's request-head parser (compiled in from SessionKit): whatever a

@@ -1,7 +1,8 @@
 #ifndef CSESSIONKIT_OPENSSL_SHIM_H
 #define CSESSIONKIT_OPENSSL_SHIM_H
 
-// A deliberately small surface over OpenSSL 3: SHA-256, RSA PKCS#1 v1.5 with SHA-256, a CSPRNG.
+// A deliberately small surface over OpenSSL 3: SHA-256, RSA PKCS#1 v1.5 with SHA-256, ECDSA P-256
+// with SHA-256, a CSPRNG.
 // Everything that touches OpenSSL's pointer-keeping APIs (OSSL_PARAM_BLD keeps the parameter
 // *name* pointer) lives here, where the names are static C strings.
 
@@ -137,6 +138,85 @@ done:
     BN_free(value);
     if (length < 0) ERR_clear_error();
     return length;
+}
+
+/// Builds a P-256 public key from its uncompressed point `0x04 || x || y` (65 bytes). OpenSSL
+/// refuses coordinates outside the field and a point off the curve; the public-key check then
+/// refuses the point at infinity and a point outside the prime-order group. Returns NULL on any
+/// failure; release with `sk_key_free`.
+static inline EVP_PKEY *sk_p256_public_key(const unsigned char *point, size_t point_length) {
+    EVP_PKEY *key = NULL;
+    OSSL_PARAM_BLD *builder = NULL;
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_PKEY_CTX *check = NULL;
+    if (point == NULL || point_length != 65 || point[0] != 0x04) goto done;
+    builder = OSSL_PARAM_BLD_new();
+    if (builder == NULL) goto done;
+    // Both the name and the value are static strings: the builder keeps their pointers.
+    if (OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) != 1) goto done;
+    if (OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, point, point_length) != 1) goto done;
+    params = OSSL_PARAM_BLD_to_param(builder);
+    if (params == NULL) goto done;
+    ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    if (ctx == NULL) goto done;
+    if (EVP_PKEY_fromdata_init(ctx) != 1) goto done;
+    if (EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_PUBLIC_KEY, params) != 1) {
+        key = NULL;
+        goto done;
+    }
+    check = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
+    if (check == NULL || EVP_PKEY_public_check(check) != 1) {
+        EVP_PKEY_free(key);
+        key = NULL;
+    }
+done:
+    EVP_PKEY_CTX_free(check);
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(builder);
+    if (key == NULL) ERR_clear_error();
+    return key;
+}
+
+/// Verifies a DER `ECDSA-Sig-Value` with SHA-256 over `message`. Returns 1 only for a valid
+/// signature; any failure clears OpenSSL's error queue.
+static inline int sk_ecdsa_verify_sha256(EVP_PKEY *key, const unsigned char *signature, size_t signature_length,
+                                         const void *message, size_t message_length) {
+    // EVP_DigestVerify is the same call for both key types; the name says what the caller checked.
+    return sk_rsa_verify_sha256(key, signature, signature_length, message, message_length);
+}
+
+/// Generates a P-256 key pair. Returns NULL on failure.
+static inline EVP_PKEY *sk_p256_generate(void) {
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    if (ctx == NULL) goto done;
+    if (EVP_PKEY_keygen_init(ctx) != 1) goto done;
+    if (EVP_PKEY_CTX_set_group_name(ctx, "P-256") != 1) goto done;
+    if (EVP_PKEY_generate(ctx, &key) != 1) key = NULL;
+done:
+    EVP_PKEY_CTX_free(ctx);
+    if (key == NULL) ERR_clear_error();
+    return key;
+}
+
+/// Signs `message` with ECDSA over SHA-256; the signature is DER, at most `EVP_PKEY_get_size(key)`
+/// bytes (72 for P-256). Returns 1 on success.
+static inline int sk_ecdsa_sign_sha256(EVP_PKEY *key, const void *message, size_t message_length,
+                                       unsigned char *out, size_t out_capacity, size_t *out_length) {
+    return sk_rsa_sign_sha256(key, message, message_length, out, out_capacity, out_length);
+}
+
+/// Copies an EC key's public point, uncompressed (`0x04 || x || y`, 65 bytes for P-256), into
+/// `out`. Returns the length written, or -1 on failure.
+static inline int sk_ec_public_point(const EVP_PKEY *key, unsigned char *out, size_t capacity) {
+    size_t length = 0;
+    if (EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, out, capacity, &length) != 1) {
+        ERR_clear_error();
+        return -1;
+    }
+    return (int)length;
 }
 
 /// Releases a key from this shim.

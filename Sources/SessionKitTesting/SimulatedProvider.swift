@@ -7,7 +7,7 @@ import Synchronization
 /// An in-process OpenID provider on the 1pass.dev profile that plugs into the `HTTPTransport` seam.
 ///
 /// It behaves like a real provider, so session logic can be tested end to end without a network:
-/// RS256-signed id_tokens, authorization codes bound to PKCE S256, refresh-token rotation with
+/// RS256-signed id_tokens (ES256 when configured), authorization codes bound to PKCE S256, refresh-token rotation with
 /// reuse detection (a replayed refresh token revokes its whole chain, unless a reuse grace period
 /// forgives the replay of the token just replaced), RFC 7009 revocation,
 /// device-bound keys and app disconnect, guest bootstraps (a secret issued once, reuse, mismatch,
@@ -37,16 +37,29 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     ///   - now: the wall clock that stamps tokens (`iat`, `exp`, `expires_in`) and judges expiry.
     ///   - signingKeys: pre-generated RSA keys (see ``SimulatedProviderKeys``): the first signs from
     ///     the start, the others are used in turn by ``rotateSigningKey(retainPreviousFor:)``. When
-    ///     empty, a 2048-bit key is generated, which takes a noticeable fraction of a second.
+    ///     empty, a 2048-bit key is generated, which takes a noticeable fraction of a second. A
+    ///     provider configured for ES256 (``SimulatedProviderConfiguration/idTokenSigningAlgorithm``)
+    ///     ignores them and generates a P-256 key for each signing key, which is cheap.
     public init(
         configuration: SimulatedProviderConfiguration = SimulatedProviderConfiguration(), clock: C,
         now: @escaping @Sendable () -> Date, signingKeys: [RSAPrivateKey] = []
     ) throws(CryptoError) {
-        let keys = signingKeys.isEmpty ? [try RSAPrivateKey.generate(bitCount: 2048)] : signingKeys
+        let first: SimulatedProviderState.SigningKey.Signer
+        var spares: [RSAPrivateKey] = []
+        if configuration.idTokenSigningAlgorithm == .es256 {
+            first = .p256(try P256PrivateKey.generate())
+        } else {
+            if let key = signingKeys.first {
+                first = .rsa(key)
+            } else {
+                first = .rsa(try RSAPrivateKey.generate(bitCount: 2048))
+            }
+            spares = Array(signingKeys.dropFirst())
+        }
         self.configuration = configuration
         self.clock = clock
         self.now = now
-        self.state = Locked(SimulatedProviderState(configuration: configuration, keys: keys))
+        self.state = Locked(SimulatedProviderState(configuration: configuration, first: first, spareKeys: spares))
     }
 
     /// Notified after every request received, for ``SimulatedSessionEnvironment``'s waits.
@@ -141,12 +154,13 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     /// - Returns: the new key id.
     @discardableResult
     public func rotateSigningKey(retainPreviousFor grace: Duration? = nil) throws(CryptoError) -> String {
-        let spare = state.withLock { $0.spareKeys.isEmpty ? nil : $0.spareKeys.removeFirst() }
-        let key: RSAPrivateKey
-        if let spare {
-            key = spare
+        let key: SimulatedProviderState.SigningKey.Signer
+        if configuration.idTokenSigningAlgorithm == .es256 {
+            key = .p256(try P256PrivateKey.generate())
+        } else if let spare = state.withLock({ $0.spareKeys.isEmpty ? nil : $0.spareKeys.removeFirst() }) {
+            key = .rsa(spare)
         } else {
-            key = try RSAPrivateKey.generate(bitCount: 2048)
+            key = .rsa(try RSAPrivateKey.generate(bitCount: 2048))
         }
         let grace = grace ?? configuration.signingKeyGracePeriod
         return state.withLock { $0.installSigningKey(key, grace: grace, now: now()) }
@@ -188,6 +202,7 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         provider.userInfoEndpoint = URL(string: configuration.url(for: SimulatedProviderEndpoint.userInfo.path))
         provider.endSessionEndpoint = URL(string: configuration.url(for: SimulatedProviderEndpoint.endSessionPath))
         provider.deviceAuthorizationEndpoint = URL(string: configuration.url(for: SimulatedProviderEndpoint.deviceAuthorization.path))
+        provider.idTokenSigningAlgorithms = [configuration.idTokenSigningAlgorithm]
         return provider
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitJOSE
 
 /// How a ``SimulatedProvider`` presents itself: its issuer, the one client it knows, and its token lifetimes.
 ///
@@ -69,6 +70,10 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     /// Whether the device authorization grant's token response carries an id_token; some real
     /// providers (django-oauth-toolkit 3.4) issue none for it.
     public var issuesIDTokenForDeviceGrant: Bool
+    /// The algorithm id_tokens are signed with: RS256 (the 1pass.dev profile) or ES256, with a
+    /// P-256 key. The discovery document lists it, and ``SimulatedProvider/providerConfiguration()``
+    /// expects it.
+    public var idTokenSigningAlgorithm: JWSAlgorithm
 
     /// Creates a configuration; every parameter has the 1pass.dev-shaped default.
     public init(
@@ -94,7 +99,9 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         devicePollingInterval: Duration = .seconds(5),
         refreshTokensRequireOfflineAccess: Bool = false,
         issuesIDTokenForDeviceGrant: Bool = true,
-        matchesLoopbackPortsExactly: Bool = false
+        matchesLoopbackPortsExactly: Bool = false,
+        idTokenSigningAlgorithm: JWSAlgorithm = .rs256
+>>>>>>> 13b86f0 (ES256 id_tokens: P-256 signatures in the JWS r||s form through the RS256 code path, JWKS EC keys read strictly and chosen by alg and kid, the algorithms a provider may use from discovery; the simulated provider signs with ES256 when configured; Wycheproof P1363 vectors, an EC JWK fuzz target, and SessionBenchmarks --only idtoken)
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -119,6 +126,7 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         self.refreshTokensRequireOfflineAccess = refreshTokensRequireOfflineAccess
         self.issuesIDTokenForDeviceGrant = issuesIDTokenForDeviceGrant
         self.matchesLoopbackPortsExactly = matchesLoopbackPortsExactly
+        self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
     }
 
     /// The issuer as it appears in `iss` and the discovery document (no trailing slash).

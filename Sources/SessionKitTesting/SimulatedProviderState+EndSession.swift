@@ -51,7 +51,7 @@ extension SimulatedProviderState {
     /// as a hint (§2: the hint may have expired).
     private func hintSubject(_ hint: String, now: Date) throws(SimulatedProviderEndSessionError) -> String {
         let keys = JWKS(keys: publishedKeys(now: now).map(\.publicJWK))
-        guard let jws = try? CompactJWS.verifyRS256(hint, keys: keys),
+        guard let jws = try? CompactJWS.verify(hint, keys: keys, algorithms: [configuration.idTokenSigningAlgorithm]),
             let claims = try? JSONSerialization.jsonObject(with: Data(jws.payload)) as? [String: Any],
             claims["iss"] as? String == configuration.issuerString, let subject = claims["sub"] as? String
         else { throw .invalidIDTokenHint }

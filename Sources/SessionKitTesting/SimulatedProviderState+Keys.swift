@@ -23,7 +23,7 @@ extension SimulatedProviderState {
             ("acr_values_supported", .array(configuration.supportedACRValues.map(SimulatedProviderJSON.string))),
             ("claims_parameter_supported", .bool(true)),
             ("subject_types_supported", .array([.string("public")])),
-            ("id_token_signing_alg_values_supported", .array([.string("RS256")])),
+            ("id_token_signing_alg_values_supported", .array([.string(configuration.idTokenSigningAlgorithm.rawValue)])),
             ("code_challenge_methods_supported", .array([.string("S256")])),
             ("token_endpoint_auth_methods_supported", .array([.string("none")])),
             ("revocation_endpoint_auth_methods_supported", .array([.string("none")])),
@@ -51,13 +51,13 @@ extension SimulatedProviderState {
     }
 
     /// Makes `key` the signing key; the previous one stays published until `now + grace` (not at all for zero).
-    mutating func installSigningKey(_ key: RSAPrivateKey, grace: Duration, now: Date) -> String {
+    mutating func installSigningKey(_ key: SigningKey.Signer, grace: Duration, now: Date) -> String {
         keyCounter += 1
         var previous = currentKey
         previous.publishedUntil = now.addingTimeInterval(grace.simulatedProviderSeconds)
         retiredKeys = retiredKeys.filter { $0.publishedUntil.map { now < $0 } ?? false }
         if grace > .zero { retiredKeys.append(previous) }
-        currentKey = SigningKey(key: key, keyID: Self.keyID(number: keyCounter))
+        currentKey = SigningKey(key, keyID: Self.keyID(number: keyCounter))
         return currentKey.keyID
     }
 }

@@ -198,8 +198,7 @@ extension SimulatedProviderState {
             if let value = user.authenticationMethods { claims.append(("amr", .array(value.map(SimulatedProviderJSON.string)))) }
         }
 
-        let token = try CompactJWS.signRS256(
-            payload: SimulatedProviderJSON.object(claims).bytes, keyID: keyID, key: currentKey.key)
+        let token = try currentKey.sign(SimulatedProviderJSON.object(claims).bytes, keyID: keyID)
         return tampering == .badSignature ? Self.corruptingSignature(of: token) : token
     }
 

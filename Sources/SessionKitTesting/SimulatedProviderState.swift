@@ -32,7 +32,13 @@ struct SimulatedProviderState {
     }
 
     struct SigningKey {
-        let key: RSAPrivateKey
+        /// The private key, of the type the configured algorithm signs with.
+        enum Signer {
+            case rsa(RSAPrivateKey)
+            case p256(P256PrivateKey)
+        }
+
+        let signer: Signer
         let keyID: String
         /// The public half as the JWKS publishes it, made once: reading the modulus out of the
         /// key on every JWKS request would cost more than serving it.
@@ -40,10 +46,21 @@ struct SimulatedProviderState {
         /// The instant a retired key leaves the JWKS.
         var publishedUntil: Date?
 
-        init(key: RSAPrivateKey, keyID: String) {
-            self.key = key
+        init(_ signer: Signer, keyID: String) {
+            self.signer = signer
             self.keyID = keyID
-            self.publicJWK = key.publicJWK(keyID: keyID)
+            switch signer {
+            case .rsa(let key): self.publicJWK = key.publicJWK(keyID: keyID)
+            case .p256(let key): self.publicJWK = key.publicJWK(keyID: keyID)
+            }
+        }
+
+        /// A compact JWS of `payload` under this key's algorithm and `kid` (or `keyID` when given).
+        func sign(_ payload: [UInt8], keyID: String?) throws(CryptoError) -> String {
+            switch signer {
+            case .rsa(let key): try CompactJWS.signRS256(payload: payload, keyID: keyID, key: key)
+            case .p256(let key): try CompactJWS.signES256(payload: payload, keyID: keyID, key: key)
+            }
         }
     }
 
@@ -161,11 +178,11 @@ struct SimulatedProviderState {
     var grantTypeCounts: [String: Int] = [:]
     var revokedChains: [SimulatedProviderRevokedChain] = []
 
-    init(configuration: SimulatedProviderConfiguration, keys: [RSAPrivateKey]) {
-        precondition(!keys.isEmpty, "the provider shell always supplies a signing key")
+    /// A state signing with `first`; `spareKeys` are the RSA keys later rotations use in turn.
+    init(configuration: SimulatedProviderConfiguration, first: SigningKey.Signer, spareKeys: [RSAPrivateKey]) {
         self.configuration = configuration
-        self.currentKey = SigningKey(key: keys[0], keyID: Self.keyID(number: 1))
-        self.spareKeys = Array(keys.dropFirst())
+        self.currentKey = SigningKey(first, keyID: Self.keyID(number: 1))
+        self.spareKeys = spareKeys
     }
 
     static func keyID(number: Int) -> String { "sim-key-\(number)" }

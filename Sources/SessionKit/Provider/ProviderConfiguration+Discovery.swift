@@ -1,4 +1,5 @@
 public import Foundation
+import SessionKitJOSE
 
 extension ProviderConfiguration {
     /// Builds a configuration for any OpenID provider from its discovery document
@@ -10,7 +11,9 @@ extension ProviderConfiguration {
     /// UserInfo (`userinfo_endpoint`), end-session (`end_session_endpoint`) and device authorization
     /// (`device_authorization_endpoint`) endpoints when it names them. Many providers leave the
     /// RFC 7009 revocation endpoint out; `revocationEndpoint` is used then (the document's wins when
-    /// it names one).
+    /// it names one). The id_token signing algorithms are those of the document's
+    /// `id_token_signing_alg_values_supported` that SessionKit verifies (RS256, ES256); RS256 when
+    /// it names neither.
     ///
     /// Every URL must be `https`, except on a loopback host (`127.0.0.0/8`, `localhost`, `::1`),
     /// where plain `http` is accepted for local test providers. The redirect URI is checked first,
@@ -56,7 +59,7 @@ extension ProviderConfiguration {
         guard document.issuer == issuer else {
             throw .issuerMismatch(expected: issuer, found: document.issuer)
         }
-        return try ProviderConfiguration(
+        var configuration = try ProviderConfiguration(
             issuer: issuer, clientID: clientID, redirectURI: redirectURI, scopes: scopes,
             authorizationEndpoint: try document.endpoint(\.authorizationEndpoint, "authorization_endpoint"),
             tokenEndpoint: try document.endpoint(\.tokenEndpoint, "token_endpoint"),
@@ -66,6 +69,10 @@ extension ProviderConfiguration {
             endSessionEndpoint: try document.optionalEndpoint(\.endSessionEndpoint, "end_session_endpoint"),
             deviceAuthorizationEndpoint: try document.optionalEndpoint(
                 \.deviceAuthorizationEndpoint, "device_authorization_endpoint"))
+        let verifiable = Set((document.idTokenSigningAlgorithms ?? []).map(JWSAlgorithm.init(rawValue:)))
+            .intersection([.rs256, .es256])
+        if !verifiable.isEmpty { configuration.idTokenSigningAlgorithms = verifiable }
+        return configuration
     }
 
     /// `https`, or `http` on a loopback host; absolute, with a host.
@@ -110,6 +117,7 @@ private struct DiscoveryDocument: Decodable {
     var userInfoEndpoint: String?
     var endSessionEndpoint: String?
     var deviceAuthorizationEndpoint: String?
+    var idTokenSigningAlgorithms: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -120,6 +128,7 @@ private struct DiscoveryDocument: Decodable {
         case userInfoEndpoint = "userinfo_endpoint"
         case endSessionEndpoint = "end_session_endpoint"
         case deviceAuthorizationEndpoint = "device_authorization_endpoint"
+        case idTokenSigningAlgorithms = "id_token_signing_alg_values_supported"
     }
 
     init(decoding data: Data) throws(ConfigurationError) {

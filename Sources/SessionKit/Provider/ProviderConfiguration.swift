@@ -1,4 +1,5 @@
 public import Foundation
+public import SessionKitJOSE
 
 /// Why a provider configuration was rejected at configuration time.
 @nonexhaustive
@@ -46,6 +47,10 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// How guest sessions are bootstrapped from the device (1pass.dev's anonymous-first sign-in);
     /// `nil` when the provider offers none.
     public var anonymousBootstrap: AnonymousBootstrapProfile?
+    /// The algorithms the provider's id_tokens may be signed with; a token with another `alg` is
+    /// rejected (`bad_signature`). RS256 alone unless set (the 1pass.dev profile); discovery takes
+    /// the document's `id_token_signing_alg_values_supported` among RS256 and ES256.
+    public var idTokenSigningAlgorithms: Set<JWSAlgorithm> = [.rs256]
 
     /// Creates a configuration from explicit endpoints. Rejects a redirect scheme containing `_`.
     public init(

@@ -284,7 +284,7 @@ struct TokenVerifier: Sendable {
     private func expectations(nonce: String?, accessToken: Secret) -> IDTokenExpectations {
         IDTokenExpectations(
             issuer: configuration.issuer, clientID: configuration.clientID, nonce: nonce, accessToken: accessToken.value, skew: skew,
-            allowMissingKeyID: allowMissingKeyID)
+            allowMissingKeyID: allowMissingKeyID, algorithms: configuration.idTokenSigningAlgorithms)
     }
 
     private func validate(

@@ -89,5 +89,69 @@
             }
             return RSAKeyDER.parsePublicKey([UInt8](data as Data))
         }
+
+        static func makeP256PublicKey(uncompressedPoint: [UInt8]) -> Key? {
+            // Security validates the point (on the curve, not the identity) when it builds the key.
+            let attributes: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
+                kSecAttrKeyClass: kSecAttrKeyClassPublic,
+                kSecAttrKeySizeInBits: 256,
+            ]
+            var error: Unmanaged<CFError>?
+            guard uncompressedPoint.count == 65,
+                let key = SecKeyCreateWithData(Data(uncompressedPoint) as CFData, attributes as CFDictionary, &error)
+            else {
+                error?.release()
+                return nil
+            }
+            return Key(key)
+        }
+
+        static func verifyES256(
+            key: Key, derSignature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer
+        ) -> Bool {
+            var error: Unmanaged<CFError>?
+            let valid = SecKeyVerifySignature(
+                key.secKey, .ecdsaSignatureMessageX962SHA256, Data(message) as CFData, Data(derSignature) as CFData, &error)
+            error?.release()
+            return valid
+        }
+
+        static func generateP256PrivateKey() -> Key? {
+            let attributes: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
+                kSecAttrKeySizeInBits: 256,
+            ]
+            var error: Unmanaged<CFError>?
+            guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, &error) else {
+                error?.release()
+                return nil
+            }
+            return Key(key)
+        }
+
+        static func signES256(key: Key, message: UnsafeRawBufferPointer) -> [UInt8]? {
+            var error: Unmanaged<CFError>?
+            guard
+                let signature = SecKeyCreateSignature(
+                    key.secKey, .ecdsaSignatureMessageX962SHA256, Data(message) as CFData, &error)
+            else {
+                error?.release()
+                return nil
+            }
+            return [UInt8](signature as Data)
+        }
+
+        static func p256PublicPoint(of key: Key) -> [UInt8]? {
+            guard let publicKey = SecKeyCopyPublicKey(key.secKey) else { return nil }
+            var error: Unmanaged<CFError>?
+            guard let data = SecKeyCopyExternalRepresentation(publicKey, &error) else {
+                error?.release()
+                return nil
+            }
+            // The external form of an EC public key is the X9.63 uncompressed point.
+            let point = [UInt8](data as Data)
+            return point.count == 65 && point[0] == 0x04 ? point : nil
+        }
     }
 #endif

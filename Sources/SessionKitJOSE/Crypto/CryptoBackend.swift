@@ -31,6 +31,25 @@ protocol CryptoBackend {
 
     /// Modulus and exponent of a private key's public half, big-endian without leading zeros.
     static func publicComponents(of key: PrivateKeyHandle) -> (modulus: [UInt8], exponent: [UInt8])?
+
+    /// A P-256 public key from its uncompressed point `0x04 || x || y` (65 bytes), or nil when the
+    /// point is not on the curve (or not in its prime-order group).
+    static func makeP256PublicKey(uncompressedPoint: [UInt8]) -> PublicKeyHandle?
+
+    /// ECDSA P-256 with SHA-256 verification of a DER `ECDSA-Sig-Value`. The caller has already
+    /// checked that `r` and `s` lie in [1, n-1].
+    static func verifyES256(
+        key: PublicKeyHandle, derSignature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer
+    ) -> Bool
+
+    /// A fresh P-256 key pair, or nil.
+    static func generateP256PrivateKey() -> PrivateKeyHandle?
+
+    /// ECDSA P-256 with SHA-256 signature as DER `ECDSA-Sig-Value`, or nil.
+    static func signES256(key: PrivateKeyHandle, message: UnsafeRawBufferPointer) -> [UInt8]?
+
+    /// The uncompressed public point `0x04 || x || y` of a P-256 private key, or nil.
+    static func p256PublicPoint(of key: PrivateKeyHandle) -> [UInt8]?
 }
 
 #if canImport(Security)

@@ -96,6 +96,47 @@
             return (modulus, exponent)
         }
 
+        static func makeP256PublicKey(uncompressedPoint: [UInt8]) -> Key? {
+            uncompressedPoint.withUnsafeBufferPointer { sk_p256_public_key($0.baseAddress, $0.count) }.map(Key.init)
+        }
+
+        static func verifyES256(
+            key: Key, derSignature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer
+        ) -> Bool {
+            guard let signatureBase = derSignature.baseAddress, !derSignature.isEmpty else { return false }
+            return sk_ecdsa_verify_sha256(
+                key.pointer, signatureBase.assumingMemoryBound(to: UInt8.self), derSignature.count,
+                message.baseAddress, message.count) == 1
+        }
+
+        static func generateP256PrivateKey() -> Key? {
+            sk_p256_generate().map(Key.init)
+        }
+
+        static func signES256(key: Key, message: UnsafeRawBufferPointer) -> [UInt8]? {
+            let capacity = Int(sk_key_size(key.pointer))
+            guard capacity > 0 else { return nil }
+            var ok = false
+            let signature = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                var written = 0
+                ok =
+                    sk_ecdsa_sign_sha256(
+                        key.pointer, message.baseAddress, message.count, buffer.baseAddress, capacity, &written) == 1
+                count = ok ? written : 0
+            }
+            return ok ? signature : nil
+        }
+
+        static func p256PublicPoint(of key: Key) -> [UInt8]? {
+            var ok = false
+            let point = [UInt8](unsafeUninitializedCapacity: 65) { buffer, count in
+                let written = sk_ec_public_point(key.pointer, buffer.baseAddress, 65)
+                ok = written == 65
+                count = ok ? 65 : 0
+            }
+            return ok && point[0] == 0x04 ? point : nil
+        }
+
         private static func component(of key: Key, which: Int32) -> [UInt8]? {
             let capacity = max(Int(sk_key_size(key.pointer)), 8)
             var ok = false

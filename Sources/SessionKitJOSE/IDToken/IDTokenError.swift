@@ -7,9 +7,9 @@ public enum IDTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed
     /// The header has no `kid` and policy does not allow that.
     case missingKeyID
-    /// No RS256 verification key in the set has the header's `kid`.
+    /// No verification key for the header's `alg` in the set has the header's `kid`.
     case unknownKeyID
-    /// `alg` is not RS256, or the signature does not verify.
+    /// `alg` is not one of the expected algorithms, or the signature does not verify.
     case badSignature
     /// `iss` differs from the expected issuer (or, on refresh, from the previous token's).
     case issuerMismatch

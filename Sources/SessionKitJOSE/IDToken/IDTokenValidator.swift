@@ -4,11 +4,11 @@
     public import Foundation
 #endif
 
-/// Validates OpenID Connect ID tokens (OIDC Core §3.1.3.7, §12.2) signed with RS256.
+/// Validates OpenID Connect ID tokens (OIDC Core §3.1.3.7, §12.2) signed with RS256 or ES256.
 ///
 /// A pure function of (token, keys, expectations, now): no clock, no I/O. Checks run in one
 /// fixed order so every platform reports the same code for the same token:
-/// `alg` RS256 → `kid` present and known → signature → `iss` → `aud` → `azp` → `exp` →
+/// `alg` among ``IDTokenExpectations/algorithms`` → `kid` present and known for that `alg` → signature → `iss` → `aud` → `azp` → `exp` →
 /// `iat` / `nbf` → `nonce` → `auth_time` (with `max_age`) → `acr` (with essential values) →
 /// `sub` → `at_hash`. The signature is checked before the claims are even parsed, so
 /// unauthenticated JSON never reaches the claim logic.
@@ -37,7 +37,8 @@ public enum IDTokenValidator {
     private static func validate(
         _ token: String, keys: JWKS, expecting: IDTokenExpectations, previous: IDTokenClaims?, now: Date
     ) throws(IDTokenError) -> VerifiedIDToken {
-        let jws = try CompactJWS.verifyRS256(token, keys: keys, allowMissingKeyID: expecting.allowMissingKeyID)
+        let jws = try CompactJWS.verify(
+            token, keys: keys, algorithms: expecting.algorithms, allowMissingKeyID: expecting.allowMissingKeyID)
         let claims: RawIDTokenClaims
         do {
             claims = try RawIDTokenClaims(json: jws.payload)

@@ -10,34 +10,57 @@ extension CompactJWS {
     public static func verifyRS256(
         _ token: some StringProtocol, keys: JWKS, allowMissingKeyID: Bool = false
     ) throws(IDTokenError) -> DecodedJWS {
+        try verify(token, keys: keys, algorithms: [.rs256], allowMissingKeyID: allowMissingKeyID)
+    }
+
+    /// Verifies the JOSE layer of a token signed with one of `algorithms` (RS256, ES256): parses
+    /// it, requires its `alg` to be among them, selects the key by exact `kid` among the set's
+    /// keys for that `alg` (an RSA key for RS256, a P-256 key for ES256), and checks the
+    /// signature. Claims are not looked at.
+    ///
+    /// Errors use the ID-token codes: `malformed` for any parse failure, `bad_signature` for an
+    /// `alg` not allowed or a failed signature, `missing_kid`, `unknown_kid`. With
+    /// `allowMissingKeyID`, a token without `kid` is checked against the set's only key for its
+    /// `alg`; none gives `unknown_kid` (a refetch may help), several `missing_kid`.
+    public static func verify(
+        _ token: some StringProtocol, keys: JWKS, algorithms: Set<JWSAlgorithm>, allowMissingKeyID: Bool = false
+    ) throws(IDTokenError) -> DecodedJWS {
         let jws: DecodedJWS
         do {
             jws = try decode(token)
         } catch {
             throw .malformed
         }
-        try verifyRS256(jws, keys: keys, allowMissingKeyID: allowMissingKeyID)
+        try verify(jws, keys: keys, algorithms: algorithms, allowMissingKeyID: allowMissingKeyID)
         return jws
     }
 
-    /// The checks of ``verifyRS256(_:keys:allowMissingKeyID:)`` on an already decoded token.
-    static func verifyRS256(_ jws: DecodedJWS, keys: JWKS, allowMissingKeyID: Bool) throws(IDTokenError) {
-        guard jws.header.algorithm == "RS256" else { throw .badSignature }
-        let key: RSAPublicKey
-        if let keyID = jws.header.keyID {
-            guard let found = keys.verificationKey(forKeyID: keyID) else { throw .unknownKeyID }
-            key = found
-        } else {
-            guard allowMissingKeyID else { throw .missingKeyID }
-            guard keys.verificationKeyCount > 0 else { throw .unknownKeyID }
-            guard let sole = keys.soleVerificationKey else { throw .missingKeyID }
-            key = sole
-        }
+    /// The checks of ``verify(_:keys:algorithms:allowMissingKeyID:)`` on an already decoded token.
+    static func verify(
+        _ jws: DecodedJWS, keys: JWKS, algorithms: Set<JWSAlgorithm>, allowMissingKeyID: Bool
+    ) throws(IDTokenError) {
+        let key = try selectKey(for: jws.header, keys: keys, algorithms: algorithms, allowMissingKeyID: allowMissingKeyID)
         let valid = jws.signature.withUnsafeBytes { signature in
             jws.signingInput.withUnsafeBytes { message in
-                key.verifyRS256(signature: signature, message: message)
+                key.verify(signature: signature, message: message)
             }
         }
         guard valid else { throw .badSignature }
+    }
+
+    /// The key a header asks for, under the rules of ``verify(_:keys:algorithms:allowMissingKeyID:)``.
+    static func selectKey(
+        for header: JOSEHeader, keys: JWKS, algorithms: Set<JWSAlgorithm>, allowMissingKeyID: Bool
+    ) throws(IDTokenError) -> JWKS.VerificationKey {
+        let algorithm = JWSAlgorithm(rawValue: header.algorithm)
+        guard algorithms.contains(algorithm) else { throw .badSignature }
+        if let keyID = header.keyID {
+            guard let found = keys.verificationKey(for: algorithm, keyID: keyID) else { throw .unknownKeyID }
+            return found
+        }
+        guard allowMissingKeyID else { throw .missingKeyID }
+        guard keys.verificationKeyCount(for: algorithm) > 0 else { throw .unknownKeyID }
+        guard let sole = keys.soleVerificationKey(for: algorithm) else { throw .missingKeyID }
+        return sole
     }
 }

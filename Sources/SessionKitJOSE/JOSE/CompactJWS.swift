@@ -91,4 +91,25 @@ public enum CompactJWS {
         let signature = try key.signRS256(Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
     }
+
+    /// Signs `payload` with ES256 under the header `{"alg":"ES256","typ":"JWT"[,"kid":…]}` and
+    /// returns the compact serialization. For simulated providers and tests.
+    public static func signES256(payload: [UInt8], keyID: String?, key: P256PrivateKey) throws(CryptoError) -> String {
+        var header = #"{"alg":"ES256","typ":"JWT""#
+        if let keyID {
+            header += #","kid":"# + JSONWriter.quoted(keyID)
+        }
+        header += "}"
+        return try signES256(headerJSON: Array(header.utf8), payload: payload, key: key)
+    }
+
+    /// Signs `payload` with ES256 (the signature as `r || s`) under exactly the header bytes given,
+    /// whatever they say. Tests use it to build hostile tokens with valid signatures.
+    public static func signES256(headerJSON: [UInt8], payload: [UInt8], key: P256PrivateKey) throws(CryptoError)
+        -> String
+    {
+        let signingInput = Base64URL.encode(headerJSON) + "." + Base64URL.encode(payload)
+        let signature = try key.signES256(Array(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature)
+    }
 }

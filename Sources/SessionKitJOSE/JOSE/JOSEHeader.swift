@@ -4,7 +4,7 @@
 /// a string `alg`. Key-carrying members (`jwk`, `jku`, `x5u`, `x5c`) are deliberately not
 /// exposed: keys come only from the provider's JWKS.
 public struct JOSEHeader: Sendable, Equatable {
-    /// The `alg` member, e.g. "RS256". Any value parses; verification accepts only RS256.
+    /// The `alg` member, e.g. "RS256". Any value parses; verification accepts only the algorithms it is told to (RS256, ES256).
     public let algorithm: String
     /// The `kid` member, naming the key in the provider's JWKS.
     public let keyID: String?

@@ -1,8 +1,9 @@
 /// One JSON Web Key (RFC 7517) as published in a provider's key set.
 ///
-/// Members are kept as written (base64url text for `n` and `e`); any `kty` is representable so a
-/// set can carry keys this module does not use. Only RSA keys that may verify RS256 signatures
-/// are ever used for verification, see ``isRS256VerificationCandidate``.
+/// Members are kept as written (base64url text for `n`, `e`, `x` and `y`); any `kty` is
+/// representable so a set can carry keys this module does not use. Only RSA keys that may verify
+/// RS256 signatures and P-256 keys that may verify ES256 signatures are ever used for
+/// verification, see ``isVerificationCandidate(for:)``.
 public struct JWK: Sendable, Equatable {
     /// Key type, e.g. "RSA", "EC", "oct".
     public var kty: String
@@ -16,6 +17,12 @@ public struct JWK: Sendable, Equatable {
     public var n: String?
     /// RSA public exponent, base64url big-endian.
     public var e: String?
+    /// EC curve name, e.g. "P-256".
+    public var crv: String?
+    /// EC affine x coordinate, base64url big-endian, as long as the curve's field (32 bytes for P-256).
+    public var x: String?
+    /// EC affine y coordinate, base64url big-endian, as long as the curve's field (32 bytes for P-256).
+    public var y: String?
     /// `key_ops` (RFC 7517 §4.3): the operations the key is meant for, e.g. `["verify"]`; `nil`
     /// when the member is absent, which restricts nothing.
     public var keyOperations: [String]?
@@ -23,7 +30,7 @@ public struct JWK: Sendable, Equatable {
     /// A key from its members.
     public init(
         kty: String, kid: String? = nil, use: String? = nil, alg: String? = nil, n: String? = nil, e: String? = nil,
-        keyOperations: [String]? = nil
+        crv: String? = nil, x: String? = nil, y: String? = nil, keyOperations: [String]? = nil
     ) {
         self.kty = kty
         self.kid = kid
@@ -31,6 +38,9 @@ public struct JWK: Sendable, Equatable {
         self.alg = alg
         self.n = n
         self.e = e
+        self.crv = crv
+        self.x = x
+        self.y = y
         self.keyOperations = keyOperations
     }
 
@@ -41,7 +51,23 @@ public struct JWK: Sendable, Equatable {
     /// A key that names both `use` and `key_ops` must say the same thing with both (RFC 7517
     /// §4.3): a "sig" key that also lists an encryption operation is not trusted for either.
     public var isRS256VerificationCandidate: Bool {
-        guard kty == "RSA", use == nil || use == "sig", alg == nil || alg == "RS256" else { return false }
+        isVerificationCandidate(for: .rs256)
+    }
+
+    /// Whether the key's declared type, use, operations and algorithm allow verifying signatures
+    /// of `algorithm`: for RS256 `kty` "RSA"; for ES256 `kty` "EC" with `crv` "P-256"; in both
+    /// cases `use` "sig" or absent, `key_ops` absent or listing "verify", and `alg` the
+    /// algorithm's or absent. Any other algorithm has no candidate.
+    ///
+    /// A key that names both `use` and `key_ops` must say the same thing with both (RFC 7517
+    /// §4.3): a "sig" key that also lists an encryption operation is not trusted for either.
+    public func isVerificationCandidate(for algorithm: JWSAlgorithm) -> Bool {
+        switch algorithm {
+        case .rs256: guard kty == "RSA" else { return false }
+        case .es256: guard kty == "EC", crv == "P-256" else { return false }
+        default: return false
+        }
+        guard use == nil || use == "sig", alg == nil || alg == algorithm.rawValue else { return false }
         guard let keyOperations else { return true }
         guard keyOperations.contains("verify") else { return false }
         return use == nil || !keyOperations.contains(where: Self.encryptionOperations.contains)
@@ -64,6 +90,24 @@ public struct JWK: Sendable, Equatable {
         }
         return try RSAPublicKey(modulus: modulus, exponent: exponent)
     }
+
+    /// The P-256 public key this JWK describes. Throws ``CryptoError/invalidKey`` unless `kty` is
+    /// "EC", `crv` is "P-256", `x` and `y` are canonical base64url of exactly 32 bytes each (RFC
+    /// 7518 §6.2.1.2: the full field length, leading zeros kept), and the point is on the curve.
+    public func p256PublicKey() throws(CryptoError) -> P256PublicKey {
+        guard kty == "EC", crv == "P-256", let x, let y else { throw .invalidKey }
+        // 32 bytes are exactly 43 unpadded characters; checking first keeps a huge member from being decoded.
+        guard x.utf8.count == 43, y.utf8.count == 43 else { throw .invalidKey }
+        let xBytes: [UInt8]
+        let yBytes: [UInt8]
+        do {
+            xBytes = try Base64URL.decode(x)
+            yBytes = try Base64URL.decode(y)
+        } catch {
+            throw .invalidKey
+        }
+        return try P256PublicKey(x: xBytes, y: yBytes)
+    }
 }
 
 extension JWK {
@@ -80,7 +124,8 @@ extension JWK {
             }
         }
         guard let kid = optionalString("kid"), let use = optionalString("use"), let alg = optionalString("alg"),
-            let n = optionalString("n"), let e = optionalString("e")
+            let n = optionalString("n"), let e = optionalString("e"), let crv = optionalString("crv"),
+            let x = optionalString("x"), let y = optionalString("y")
         else { return nil }
         var keyOperations: [String]?
         switch json["key_ops"] {
@@ -93,14 +138,16 @@ extension JWK {
         default:
             return nil
         }
-        self.init(kty: kty, kid: kid, use: use, alg: alg, n: n, e: e, keyOperations: keyOperations)
+        self.init(kty: kty, kid: kid, use: use, alg: alg, n: n, e: e, crv: crv, x: x, y: y, keyOperations: keyOperations)
     }
 
     /// The JSON object for this key, members in the order RFC 7517 §4 introduces them.
     var jsonObject: JSONObject {
         var object = JSONObject()
         _ = object.insert("kty", .string(kty))
-        let optional: [(String, String?)] = [("kid", kid), ("use", use), ("alg", alg), ("n", n), ("e", e)]
+        let optional: [(String, String?)] = [
+            ("kid", kid), ("use", use), ("alg", alg), ("n", n), ("e", e), ("crv", crv), ("x", x), ("y", y),
+        ]
         for case (let name, let value?) in optional.prefix(2) {
             _ = object.insert(name, .string(value))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SessionKit
+import SessionKitJOSE
 import Synchronization
 import Testing
 
@@ -253,5 +254,32 @@ private final class CannedDocumentTransport: HTTPTransport {
             try await ProviderConfiguration.discover(
                 issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: slow)
         }
+    }
+}
+
+/// Which id_token algorithms a discovered configuration accepts.
+@Suite struct ProviderConfigurationDiscoveryAlgorithmTests {
+    private let redirect = URL(string: "com.example.app:/callback")!
+
+    private func discover(_ algorithms: [String]?) async throws -> ProviderConfiguration {
+        var fields: [String: Any] = [
+            "issuer": "https://id.example.com", "authorization_endpoint": "https://id.example.com/authorize",
+            "token_endpoint": "https://id.example.com/token", "jwks_uri": "https://id.example.com/jwks",
+        ]
+        if let algorithms { fields["id_token_signing_alg_values_supported"] = algorithms }
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+        return try await ProviderConfiguration.discover(
+            issuer: "https://id.example.com", clientID: "app", redirectURI: redirect, transport: CannedDocumentTransport(json: json))
+    }
+
+    @Test func theDocumentsVerifiableAlgorithmsAreTheOnesAccepted() async throws {
+        #expect(try await discover(["RS256", "ES256", "PS256", "none"]).idTokenSigningAlgorithms == [.rs256, .es256])
+        #expect(try await discover(["ES256"]).idTokenSigningAlgorithms == [.es256])
+        #expect(try await discover(["RS256"]).idTokenSigningAlgorithms == [.rs256])
+    }
+
+    @Test func aDocumentNamingNoVerifiableAlgorithmLeavesRS256() async throws {
+        #expect(try await discover(nil).idTokenSigningAlgorithms == [.rs256])
+        #expect(try await discover(["PS256", "HS256"]).idTokenSigningAlgorithms == [.rs256])
     }
 }
