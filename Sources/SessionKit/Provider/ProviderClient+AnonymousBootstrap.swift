@@ -31,11 +31,21 @@ extension ProviderClient {
         guard let profile = configuration.anonymousBootstrap else { return .failed(.notConfigured) }
         let response: HTTPResponse
         do {
-            response = try await transport.send(Self.anonymousBootstrapRequest(request, profile: profile))
+            response = try await send(Self.anonymousBootstrapRequest(request, profile: profile), to: .anonymousBootstrap)
         } catch {
-            return .failed(.transport(error))
+            return .failed(Self.bootstrapError(from: error))
         }
         return Self.classifyAnonymousBootstrap(response, profile: profile)
+    }
+
+    /// A failure before any response (the transport's, or one a middleware threw), as a bootstrap error.
+    static func bootstrapError(from error: ProviderError) -> AnonymousBootstrapError {
+        switch error {
+        case .transport(let failure): .transport(failure)
+        case .http(let status, let code, _, _) where !error.isTransient: .rejected(status: status, error: code)
+        case .http(let status, _, _, _): .unavailable(status: status, retryAfter: error.retryAfter)
+        case .invalidResponse(let reason): .malformedResponse(reason)
+        }
     }
 
     /// The bootstrap request: `POST`, JSON with the profile's field names, keys sorted.

@@ -17,7 +17,7 @@ extension ProviderClient {
             HTTPRequest(
                 method: "POST", url: endpoint,
                 headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
-                body: FormEncoding.encode([("client_id", configuration.clientID), ("scope", scope)])))
+                body: FormEncoding.encode([("client_id", configuration.clientID), ("scope", scope)])), to: .deviceAuthorization)
         guard response.status == 200 else { throw ProviderError.fromResponse(response, now: now()) }
         return try DeviceAuthorization(decoding: response.body)
     }

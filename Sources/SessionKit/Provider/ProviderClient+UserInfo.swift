@@ -37,7 +37,7 @@ extension ProviderClient {
             response = try await send(
                 HTTPRequest(
                     method: "GET", url: endpoint,
-                    headers: [("Authorization", "Bearer \(accessToken.value)"), ("Accept", "application/json")]))
+                    headers: [("Authorization", "Bearer \(accessToken.value)"), ("Accept", "application/json")]), to: .userInfo)
         } catch {
             throw .provider(error)
         }

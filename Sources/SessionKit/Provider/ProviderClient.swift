@@ -5,20 +5,27 @@ public import SessionKitJOSE
 /// Speaks the provider's protocol over an ``HTTPTransport``: authorization URLs, code exchange,
 /// refresh, RFC 7009 revocation, app disconnect and the signing keys.
 ///
-/// It holds no session state. Every non-success answer becomes a ``ProviderError`` that the retry
-/// policy can classify.
+/// It holds no session state. Every request goes through one function, which passes it through
+/// the ``RequestMiddleware`` chain and then the transport; every non-success answer becomes a
+/// ``ProviderError`` that the retry policy can classify.
 public struct ProviderClient: Sendable {
     /// Where the endpoints are and who the app is.
     public let configuration: ProviderConfiguration
-    /// The seam every request goes through.
+    /// The seam every request goes through, after the middleware.
     public let transport: any HTTPTransport
+    /// The request middleware, outermost first; empty by default.
+    public let middleware: [any RequestMiddleware]
     /// The wall clock used to read `Retry-After` dates.
     let now: @Sendable () -> Date
 
-    /// Creates a client.
-    public init(configuration: ProviderConfiguration, transport: any HTTPTransport, now: @escaping @Sendable () -> Date) {
+    /// Creates a client whose requests pass through `middleware` (outermost first), then `transport`.
+    public init(
+        configuration: ProviderConfiguration, transport: any HTTPTransport, middleware: [any RequestMiddleware] = [],
+        now: @escaping @Sendable () -> Date
+    ) {
         self.configuration = configuration
         self.transport = transport
+        self.middleware = middleware
         self.now = now
     }
 
@@ -65,7 +72,7 @@ public struct ProviderClient: Sendable {
                 headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
                 body: FormEncoding.encode([
                     ("token", refreshToken.value), ("token_type_hint", tokenTypeHint), ("client_id", configuration.clientID),
-                ])))
+                ])), to: .revocation)
         guard (200...299).contains(response.status) else { throw ProviderError.fromResponse(response, now: now()) }
         return true
     }
@@ -76,7 +83,8 @@ public struct ProviderClient: Sendable {
         guard let endpoint = configuration.disconnectEndpoint else { return false }
         let response = try await send(
             HTTPRequest(
-                method: "DELETE", url: endpoint, headers: [("Authorization", "Bearer \(deviceKey.value)"), ("Accept", "application/json")]))
+                method: "DELETE", url: endpoint, headers: [("Authorization", "Bearer \(deviceKey.value)"), ("Accept", "application/json")]),
+            to: .disconnect)
         guard (200...299).contains(response.status) || response.status == 404 else {
             throw ProviderError.fromResponse(response, now: now())
         }
@@ -85,7 +93,8 @@ public struct ProviderClient: Sendable {
 
     /// Fetches the provider's signing keys.
     public func fetchKeys() async throws(ProviderError) -> JWKS {
-        let response = try await send(HTTPRequest(method: "GET", url: configuration.jwksURI, headers: [("Accept", "application/json")]))
+        let response = try await send(
+            HTTPRequest(method: "GET", url: configuration.jwksURI, headers: [("Accept", "application/json")]), to: .keySet)
         guard response.status == 200 else { throw ProviderError.fromResponse(response, now: now()) }
         do {
             return try JWKS(jsonData: response.body)
@@ -99,16 +108,8 @@ public struct ProviderClient: Sendable {
             HTTPRequest(
                 method: "POST", url: configuration.tokenEndpoint,
                 headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
-                body: FormEncoding.encode(fields)))
+                body: FormEncoding.encode(fields)), to: .token)
         guard response.status == 200 else { throw ProviderError.fromResponse(response, now: now()) }
         return try TokenResponse(decoding: response.body)
-    }
-
-    func send(_ request: HTTPRequest) async throws(ProviderError) -> HTTPResponse {
-        do {
-            return try await transport.send(request)
-        } catch {
-            throw .transport(error)
-        }
     }
 }

@@ -91,7 +91,8 @@ public final class Session: Sendable {
         let owner = TaskOwner(hosted: configuration.runsInHostTask)
         self.owner = owner
         self.configuration = configuration
-        self.client = ProviderClient(configuration: configuration.provider, transport: transport, now: wallClock)
+        self.client = ProviderClient(
+            configuration: configuration.provider, transport: transport, middleware: configuration.requestMiddleware, now: wallClock)
         self.verifier = TokenVerifier(
             configuration: configuration.provider,
             keys: JWKSCache(client: client, timeToLive: configuration.keySetTimeToLive, owner: owner),

@@ -79,6 +79,10 @@ public struct SessionConfiguration: Sendable {
     /// ``Session/deleteAccount()`` remove its item at the point they wipe the credentials (after
     /// the provider confirmed, or was found unable to be told), and a guest session's end does too.
     public var highAssurance: HighAssuranceVault?
+    /// The request middleware every request to the provider passes through between the provider
+    /// client and the transport, outermost first (see ``RequestMiddleware``); empty by default.
+    /// The device-key exchange of ``DeviceKeySource/automatic`` and discovery do not go through it.
+    public var requestMiddleware: [any RequestMiddleware] = []
 
     /// Creates a configuration with the defaults above.
     public init(provider: ProviderConfiguration) {
