@@ -201,3 +201,34 @@ import Testing
         }
     }
 }
+
+/// The byte-level `at_hash` comparison agrees with the text one and refuses non-canonical claims.
+@Suite struct AccessTokenHashMatchTests {
+    @Test func matchesExactlyTheComputedClaim() throws {
+        let token = "jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y"
+        let claim = AccessTokenHash.compute(for: token)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let key = try P256PrivateKey.generate()
+        let keys = JWKS(keys: [key.publicJWK(keyID: "k")])
+        func validate(_ atHash: String) throws(IDTokenError) {
+            let claims = #"{"iss":"i","sub":"s","aud":"c","exp":1800000600,"iat":1800000000,"at_hash":"\#(atHash)"}"#
+            let signed = try! CompactJWS.signES256(payload: Array(claims.utf8), keyID: "k", key: key)
+            _ = try IDTokenValidator.validate(
+                signed, keys: keys, expecting: IDTokenExpectations(issuer: "i", clientID: "c", accessToken: token, algorithms: [.es256]),
+                now: now)
+        }
+        try validate(claim)
+        var last = Array(claim.utf8)
+        last[last.count - 1] = last[last.count - 1] == UInt8(ascii: "A") ? UInt8(ascii: "Q") : UInt8(ascii: "A")
+        #expect(throws: IDTokenError.accessTokenHashMismatch) { try validate(String(decoding: last, as: UTF8.self)) }
+        // The last character's unused low bits set: the same 16 bytes to a lax decoder, not the claim.
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let lastCharacter = try #require(claim.last)
+        let lastIndex = try #require(alphabet.firstIndex(of: lastCharacter))
+        #expect(lastIndex & 0x0F == 0)
+        let stray = String(claim.dropLast()) + String(alphabet[lastIndex | 1])
+        #expect(throws: IDTokenError.accessTokenHashMismatch) { try validate(stray) }
+        #expect(throws: IDTokenError.accessTokenHashMismatch) { try validate(claim + "A") }
+        #expect(throws: IDTokenError.accessTokenHashMismatch) { try validate(String(claim.dropLast())) }
+    }
+}

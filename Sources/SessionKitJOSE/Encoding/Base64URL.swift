@@ -80,58 +80,72 @@ public enum Base64URL {
         }
     }
 
+    /// How many bytes `count` characters of unpadded base64url decode to; nil for a count that
+    /// leaves a lone character.
+    static func decodedCount(ofCharacters count: Int) -> Int? {
+        let remainder = count & 3
+        guard remainder != 1 else { return nil }
+        return (count >> 2) * 3 + (remainder == 0 ? 0 : remainder - 1)
+    }
+
     /// Decoded bytes, or nil when `input` is not canonical unpadded base64url.
     static func decode(buffer input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let remainder = input.count & 3
-        guard remainder != 1 else { return nil }
-        let fullGroups = input.count >> 2
-        let outputCount = fullGroups * 3 + (remainder == 0 ? 0 : remainder - 1)
+        guard let outputCount = decodedCount(ofCharacters: input.count) else { return nil }
         // An array made with capacity 0 is the standard library's one shared empty storage, and
         // filling it writes its count there: a data race with every other thread doing the same.
         guard outputCount > 0 else { return [] }
-        return decodeTables.withUnsafeBufferPointer { tables -> [UInt8]? in
+        var valid = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: outputCount) { output, count in
+            valid = decode(buffer: input, into: UnsafeMutableBufferPointer(rebasing: output[0..<outputCount]))
+            count = valid ? outputCount : 0
+        }
+        return valid ? bytes : nil
+    }
+
+    /// Decodes `input` into `output`, which must hold exactly ``decodedCount(ofCharacters:)`` bytes;
+    /// false (with `output` in an unspecified state) when `input` is not canonical unpadded
+    /// base64url. Lets a caller decode into memory it already has, such as a stack buffer.
+    static func decode(buffer input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+        guard decodedCount(ofCharacters: input.count) == output.count else { return false }
+        let remainder = input.count & 3
+        let fullGroups = input.count >> 2
+        guard let source = input.baseAddress, let target = output.baseAddress else { return input.isEmpty }
+        return decodeTables.withUnsafeBufferPointer { tables -> Bool in
             let t0 = tables.baseAddress.unsafelyUnwrapped
             let t1 = t0 + 256
             let t2 = t0 + 512
             let t3 = t0 + 768
-            var valid = true
-            let bytes = [UInt8](unsafeUninitializedCapacity: outputCount) { output, count in
-                count = 0
-                guard let source = input.baseAddress, let target = output.baseAddress else { return }
-                var group = 0
-                var errors: UInt32 = 0
-                while group < fullGroups {
-                    let s = source + group << 2
-                    let bits = t0[Int(s[0])] | t1[Int(s[1])] | t2[Int(s[2])] | t3[Int(s[3])]
-                    errors |= bits
-                    let t = target + group * 3
-                    t[0] = UInt8(truncatingIfNeeded: bits >> 16)
-                    t[1] = UInt8(truncatingIfNeeded: bits >> 8)
-                    t[2] = UInt8(truncatingIfNeeded: bits)
-                    group += 1
-                }
-                let s = source + fullGroups << 2
-                let t = target + fullGroups * 3
-                switch remainder {
-                case 2:
-                    let bits = t0[Int(s[0])] | t1[Int(s[1])]
-                    // The second character's low 4 bits are unused and must be zero.
-                    errors |= bits | (bits & 0x0000_F000 == 0 ? 0 : invalid)
-                    t[0] = UInt8(truncatingIfNeeded: bits >> 16)
-                case 3:
-                    let bits = t0[Int(s[0])] | t1[Int(s[1])] | t2[Int(s[2])]
-                    // The third character's low 2 bits are unused and must be zero.
-                    errors |= bits | (bits & 0x0000_00C0 == 0 ? 0 : invalid)
-                    t[0] = UInt8(truncatingIfNeeded: bits >> 16)
-                    t[1] = UInt8(truncatingIfNeeded: bits >> 8)
-                default:
-                    break
-                }
-                // One check at the end: a bad character anywhere leaves the marker bit set.
-                valid = errors & invalid == 0
-                count = valid ? outputCount : 0
+            var group = 0
+            var errors: UInt32 = 0
+            while group < fullGroups {
+                let s = source + group << 2
+                let bits = t0[Int(s[0])] | t1[Int(s[1])] | t2[Int(s[2])] | t3[Int(s[3])]
+                errors |= bits
+                let t = target + group * 3
+                t[0] = UInt8(truncatingIfNeeded: bits >> 16)
+                t[1] = UInt8(truncatingIfNeeded: bits >> 8)
+                t[2] = UInt8(truncatingIfNeeded: bits)
+                group += 1
             }
-            return valid ? bytes : nil
+            let s = source + fullGroups << 2
+            let t = target + fullGroups * 3
+            switch remainder {
+            case 2:
+                let bits = t0[Int(s[0])] | t1[Int(s[1])]
+                // The second character's low 4 bits are unused and must be zero.
+                errors |= bits | (bits & 0x0000_F000 == 0 ? 0 : invalid)
+                t[0] = UInt8(truncatingIfNeeded: bits >> 16)
+            case 3:
+                let bits = t0[Int(s[0])] | t1[Int(s[1])] | t2[Int(s[2])]
+                // The third character's low 2 bits are unused and must be zero.
+                errors |= bits | (bits & 0x0000_00C0 == 0 ? 0 : invalid)
+                t[0] = UInt8(truncatingIfNeeded: bits >> 16)
+                t[1] = UInt8(truncatingIfNeeded: bits >> 8)
+            default:
+                break
+            }
+            // One check at the end: a bad character anywhere leaves the marker bit set.
+            return errors & invalid == 0
         }
     }
 }

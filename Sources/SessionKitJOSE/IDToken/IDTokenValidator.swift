@@ -37,7 +37,7 @@ public enum IDTokenValidator {
     private static func validate(
         _ token: String, keys: JWKS, expecting: IDTokenExpectations, previous: IDTokenClaims?, now: Date
     ) throws(IDTokenError) -> VerifiedIDToken {
-        let jws = try CompactJWS.verify(
+        let jws = try CompactJWS.verifiedHeaderAndPayload(
             token, keys: keys, algorithms: expecting.algorithms, allowMissingKeyID: expecting.allowMissingKeyID)
         let claims: RawIDTokenClaims
         do {
@@ -96,7 +96,7 @@ public enum IDTokenValidator {
         if let previous, previous.subject != subject { throw .subjectMismatch }
 
         if let accessTokenHash = claims.accessTokenHash, let accessToken = expecting.accessToken {
-            guard AccessTokenHash.compute(for: accessToken) == accessTokenHash else {
+            guard AccessTokenHash.matches(accessTokenHash, accessToken: accessToken) else {
                 throw .accessTokenHashMismatch
             }
         }

@@ -48,6 +48,64 @@ extension CompactJWS {
         guard valid else { throw .badSignature }
     }
 
+    /// The checks of ``verify(_:keys:algorithms:allowMissingKeyID:)``, done in place for the
+    /// validator: the signature is decoded into temporary memory and checked against the token's
+    /// own bytes, so neither it nor a copy of the signing input is kept. Returns the header and
+    /// payload. The same errors, in the same order, as decoding and then verifying.
+    static func verifiedHeaderAndPayload(
+        _ token: String, keys: JWKS, algorithms: Set<JWSAlgorithm>, allowMissingKeyID: Bool
+    ) throws(IDTokenError) -> (header: JOSEHeader, payload: [UInt8]) {
+        let verify = { (buffer: UnsafeBufferPointer<UInt8>) -> Result<(header: JOSEHeader, payload: [UInt8]), IDTokenError> in
+            do throws(IDTokenError) {
+                return .success(
+                    try verifiedHeaderAndPayload(buffer, keys: keys, algorithms: algorithms, allowMissingKeyID: allowMissingKeyID))
+            } catch {
+                return .failure(error)
+            }
+        }
+        if let result = token.utf8.withContiguousStorageIfAvailable(verify) { return try result.get() }
+        return try Array(token.utf8).withUnsafeBufferPointer(verify).get()
+    }
+
+    private static func verifiedHeaderAndPayload(
+        _ token: UnsafeBufferPointer<UInt8>, keys: JWKS, algorithms: Set<JWSAlgorithm>, allowMissingKeyID: Bool
+    ) throws(IDTokenError) -> (header: JOSEHeader, payload: [UInt8]) {
+        let header: JOSEHeader
+        let payload: [UInt8]
+        let signatureRange: Range<Int>
+        let signingInputCount: Int
+        let signatureCount: Int
+        do {
+            let (firstDot, secondDot) = try dots(in: token)
+            let headerBytes = try segment(token, 0..<firstDot)
+            payload = try segment(token, (firstDot + 1)..<secondDot)
+            signatureRange = (secondDot + 1)..<token.count
+            guard let count = Base64URL.decodedCount(ofCharacters: signatureRange.count) else { throw JOSEError.invalidBase64URL }
+            signatureCount = count
+            signingInputCount = secondDot
+            header = try JOSEHeader(json: headerBytes)
+        } catch {
+            throw .malformed
+        }
+        let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: signatureCount) {
+            (signature) -> Result<Void, IDTokenError> in
+            guard Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: token[signatureRange]), into: signature) else {
+                return .failure(.malformed)
+            }
+            do throws(IDTokenError) {
+                let key = try selectKey(for: header, keys: keys, algorithms: algorithms, allowMissingKeyID: allowMissingKeyID)
+                let valid = key.verify(
+                    signature: UnsafeRawBufferPointer(signature),
+                    message: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(token)[0..<signingInputCount]))
+                return valid ? .success(()) : .failure(.badSignature)
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+        return (header, payload)
+    }
+
     /// The key a header asks for, under the rules of ``verify(_:keys:algorithms:allowMissingKeyID:)``.
     static func selectKey(
         for header: JOSEHeader, keys: JWKS, algorithms: Set<JWSAlgorithm>, allowMissingKeyID: Bool

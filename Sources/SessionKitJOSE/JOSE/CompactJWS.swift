@@ -24,6 +24,19 @@ public enum CompactJWS {
     }
 
     static func decode(buffer token: UnsafeBufferPointer<UInt8>) throws(JOSEError) -> DecodedJWS {
+        let (firstDot, secondDot) = try dots(in: token)
+        let headerBytes = try segment(token, 0..<firstDot)
+        let payload = try segment(token, (firstDot + 1)..<secondDot)
+        let signature = try segment(token, (secondDot + 1)..<token.count)
+        let header = try JOSEHeader(json: headerBytes)
+        return DecodedJWS(
+            header: header, payload: payload, signature: signature,
+            signingInput: Array(UnsafeBufferPointer(rebasing: token[0..<secondDot])))
+    }
+
+    /// The positions of the two dots of a compact JWS within the size cap, with a non-empty
+    /// header and signature.
+    static func dots(in token: UnsafeBufferPointer<UInt8>) throws(JOSEError) -> (first: Int, second: Int) {
         guard token.count <= maximumLength else { throw .tooLarge }
         var firstDot = -1
         var secondDot = -1
@@ -55,19 +68,15 @@ public enum CompactJWS {
             index += 1
         }
         guard firstDot > 0, secondDot > firstDot, secondDot < token.count - 1 else { throw .malformedJWS }
-        func segment(_ range: Range<Int>) throws(JOSEError) -> [UInt8] {
-            guard let bytes = Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: token[range])) else {
-                throw .invalidBase64URL
-            }
-            return bytes
+        return (firstDot, secondDot)
+    }
+
+    /// The decoded bytes of one segment.
+    static func segment(_ token: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(JOSEError) -> [UInt8] {
+        guard let bytes = Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: token[range])) else {
+            throw .invalidBase64URL
         }
-        let headerBytes = try segment(0..<firstDot)
-        let payload = try segment((firstDot + 1)..<secondDot)
-        let signature = try segment((secondDot + 1)..<token.count)
-        let header = try JOSEHeader(json: headerBytes)
-        return DecodedJWS(
-            header: header, payload: payload, signature: signature,
-            signingInput: Array(UnsafeBufferPointer(rebasing: token[0..<secondDot])))
+        return bytes
     }
 
     /// Signs `payload` with RS256 under the header `{"alg":"RS256","typ":"JWT"[,"kid":…]}` and
