@@ -56,42 +56,35 @@ public struct ProfileClaims: Sendable, Hashable {
         "updated_at",
     ]
 
-    /// Member names with their hashes computed once.
-    private enum Keys {
-        static let name = JSONKey("name")
-        static let givenName = JSONKey("given_name")
-        static let familyName = JSONKey("family_name")
-        static let preferredUsername = JSONKey("preferred_username")
-        static let email = JSONKey("email")
-        static let emailVerified = JSONKey("email_verified")
-        static let picture = JSONKey("picture")
-        static let locale = JSONKey("locale")
-        static let updatedAt = JSONKey("updated_at")
-    }
-
     /// Reads the member `name` when it is one of these claims; false (nothing consumed) otherwise.
+    ///
+    /// One switch over the name's FNV-1a hash, then a byte compare, as for the registered claims
+    /// (the literals are checked against the names by a test).
     mutating func read(_ name: JSONName, from parser: inout JSONParser) throws(JOSEError) -> Bool {
-        let input = parser.buffer
-        if name.matches(Keys.name, in: input) {
-            self.name = try parser.parseValue().optionalString()
-        } else if name.matches(Keys.givenName, in: input) {
-            givenName = try parser.parseValue().optionalString()
-        } else if name.matches(Keys.familyName, in: input) {
-            familyName = try parser.parseValue().optionalString()
-        } else if name.matches(Keys.preferredUsername, in: input) {
-            preferredUsername = try parser.parseValue().optionalString()
-        } else if name.matches(Keys.email, in: input) {
-            email = try parser.parseValue().optionalString()
-        } else if name.matches(Keys.emailVerified, in: input) {
-            emailVerified = try parser.parseValue().optionalBool()
-        } else if name.matches(Keys.picture, in: input) {
-            picture = try parser.parseValue().optionalString()
-        } else if name.matches(Keys.locale, in: input) {
-            locale = try parser.parseValue().optionalString()
-        } else if name.matches(Keys.updatedAt, in: input) {
-            updatedAt = try parser.parseValue().optionalNumber().map { Date(timeIntervalSince1970: $0) }
-        } else {
-            return false
+        let candidate: StaticString
+        switch name.hash {
+        case 0x8D39_BDE6: candidate = "name"
+        case 0xECE6_17B0: candidate = "given_name"
+        case 0x72C3_A689: candidate = "family_name"
+        case 0x0597_8573: candidate = "preferred_username"
+        case 0x8A87_53C7: candidate = "email"
+        case 0xA169_DDFC: candidate = "email_verified"
+        case 0x312F_D389: candidate = "picture"
+        case 0x6B1B_D097: candidate = "locale"
+        case 0xD24B_6560: candidate = "updated_at"
+        default: return false
+        }
+        guard name.equals(candidate, in: parser.buffer) else { return false }
+        switch name.hash {
+        case 0x8D39_BDE6: self.name = try parser.parseValue().optionalString()
+        case 0xECE6_17B0: givenName = try parser.parseValue().optionalString()
+        case 0x72C3_A689: familyName = try parser.parseValue().optionalString()
+        case 0x0597_8573: preferredUsername = try parser.parseValue().optionalString()
+        case 0x8A87_53C7: email = try parser.parseValue().optionalString()
+        case 0xA169_DDFC: emailVerified = try parser.parseValue().optionalBool()
+        case 0x312F_D389: picture = try parser.parseValue().optionalString()
+        case 0x6B1B_D097: locale = try parser.parseValue().optionalString()
+        default: updatedAt = try parser.parseValue().optionalNumber().map { Date(timeIntervalSince1970: $0) }
         }
         return true
     }

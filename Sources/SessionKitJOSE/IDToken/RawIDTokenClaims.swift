@@ -37,53 +37,96 @@ struct RawIDTokenClaims {
     }
 
     private mutating func read(_ name: JSONName, from parser: inout JSONParser) throws(JOSEError) {
-        let input = parser.buffer
-        // Three-letter registered claims first: they are in every token.
-        if (name.unescaped?.count ?? name.range.count) == 3 {
-            if name.matches(Keys.issuer, in: input) {
-                issuer = try Self.string(parser.parseValue())
-            } else if name.matches(Keys.subject, in: input) {
-                subject = try Self.string(parser.parseValue())
-            } else if name.matches(Keys.audience, in: input) {
-                switch try parser.parseValue() {
-                case .string(let single): audience = [single]
-                case .array(let values): audience = try Self.strings(values)
-                default: throw .invalidJSON
-                }
-            } else if name.matches(Keys.expiry, in: input) {
-                expiry = try Self.number(parser.parseValue())
-            } else if name.matches(Keys.issuedAt, in: input) {
-                issuedAt = try Self.number(parser.parseValue())
-            } else if name.matches(Keys.notBefore, in: input) {
-                notBefore = try Self.number(parser.parseValue())
-            } else if name.matches(Keys.authorizedParty, in: input) {
-                authorizedParty = try Self.string(parser.parseValue())
-            } else if name.matches(Keys.acr, in: input) {
-                acr = try parser.parseValue().optionalString()
-            } else if name.matches(Keys.amr, in: input) {
-                amr = try parser.parseValue().optionalStrings()
-            } else {
-                try keepAdditional(name, from: &parser)
+        guard let claim = Claim(name, in: parser.buffer) else {
+            if try !profile.read(name, from: &parser) { try keepAdditional(name, from: &parser) }
+            return
+        }
+        switch claim {
+        case .issuer: issuer = try Self.string(parser.parseValue())
+        case .subject: subject = try Self.string(parser.parseValue())
+        case .audience:
+            switch try parser.parseValue() {
+            case .string(let single): audience = [single]
+            case .array(let values): audience = try Self.strings(values)
+            default: throw .invalidJSON
             }
-        } else if name.matches(Keys.nonce, in: input) {
-            nonce = try Self.string(parser.parseValue())
-        } else if name.matches(Keys.accessTokenHash, in: input) {
-            accessTokenHash = try Self.string(parser.parseValue())
-        } else if name.matches(Keys.canonicalSubject, in: input) {
-            canonicalSubject = try Self.string(parser.parseValue())
-        } else if name.matches(Keys.isCanonical, in: input) {
-            isCanonical = try Self.bool(parser.parseValue())
-        } else if name.matches(Keys.linkedSubjects, in: input) {
+        case .expiry: expiry = try Self.number(parser.parseValue())
+        case .issuedAt: issuedAt = try Self.number(parser.parseValue())
+        case .notBefore: notBefore = try Self.number(parser.parseValue())
+        case .authorizedParty: authorizedParty = try Self.string(parser.parseValue())
+        case .acr: acr = try parser.parseValue().optionalString()
+        case .amr: amr = try parser.parseValue().optionalStrings()
+        case .nonce: nonce = try Self.string(parser.parseValue())
+        case .accessTokenHash: accessTokenHash = try Self.string(parser.parseValue())
+        case .canonicalSubject: canonicalSubject = try Self.string(parser.parseValue())
+        case .isCanonical: isCanonical = try Self.bool(parser.parseValue())
+        case .linkedSubjects:
             guard case .array(let values) = try parser.parseValue() else { throw .invalidJSON }
             linkedSubjects = try Self.strings(values)
-        } else if name.matches(Keys.previouslyAnonymous, in: input) {
-            previouslyAnonymous = try Self.bool(parser.parseValue())
-        } else if name.matches(Keys.anonymous, in: input) {
-            anonymous = try Self.bool(parser.parseValue())
-        } else if name.matches(Keys.authTime, in: input) {
-            authTime = try parser.parseValue().optionalNumber()
-        } else if try !profile.read(name, from: &parser) {
-            try keepAdditional(name, from: &parser)
+        case .previouslyAnonymous: previouslyAnonymous = try Self.bool(parser.parseValue())
+        case .anonymous: anonymous = try Self.bool(parser.parseValue())
+        case .authTime: authTime = try parser.parseValue().optionalNumber()
+        }
+    }
+
+    /// The claims this type reads by name.
+    ///
+    /// A name is found by one switch over its FNV-1a hash (``JSONKey/hash(_:)``, computed while
+    /// scanning) and then compared byte for byte, so a member costs one jump and one short compare
+    /// instead of a compare per known claim. The hash literals are checked against the names by a
+    /// test.
+    enum Claim: CaseIterable {
+        case issuer, subject, audience, authorizedParty, expiry, issuedAt, notBefore, acr, amr, nonce, accessTokenHash
+        case canonicalSubject, isCanonical, linkedSubjects, previouslyAnonymous, anonymous, authTime
+
+        /// The claim `name` is, or nil for a name this type does not read.
+        init?(_ name: JSONName, in input: UnsafeBufferPointer<UInt8>) {
+            let claim: Claim
+            switch name.hash {
+            case 0x8909_BD92: claim = .issuer
+            case 0xDC4E_3915: claim = .subject
+            case 0x4163_FCED: claim = .audience
+            case 0x1B5B_7256: claim = .authorizedParty
+            case 0x72A6_8728: claim = .expiry
+            case 0x97DC_B591: claim = .issuedAt
+            case 0x1997_3FDD: claim = .notBefore
+            case 0x334A_4EFD: claim = .acr
+            case 0x1B27_96F3: claim = .amr
+            case 0xF908_79F8: claim = .nonce
+            case 0xE46E_5261: claim = .accessTokenHash
+            case 0x401E_68DC: claim = .canonicalSubject
+            case 0xA833_E318: claim = .isCanonical
+            case 0x3344_B09A: claim = .linkedSubjects
+            case 0x16A3_0FDD: claim = .previouslyAnonymous
+            case 0x72D9_DA2E: claim = .anonymous
+            case 0x2924_60C9: claim = .authTime
+            default: return nil
+            }
+            guard name.equals(claim.name, in: input) else { return nil }
+            self = claim
+        }
+
+        /// The member name.
+        var name: StaticString {
+            switch self {
+            case .issuer: "iss"
+            case .subject: "sub"
+            case .audience: "aud"
+            case .authorizedParty: "azp"
+            case .expiry: "exp"
+            case .issuedAt: "iat"
+            case .notBefore: "nbf"
+            case .acr: "acr"
+            case .amr: "amr"
+            case .nonce: "nonce"
+            case .accessTokenHash: "at_hash"
+            case .canonicalSubject: "canonical_sub"
+            case .isCanonical: "is_canonical"
+            case .linkedSubjects: "linked_subs"
+            case .previouslyAnonymous: "previously_anonymous"
+            case .anonymous: "anonymous"
+            case .authTime: "auth_time"
+            }
         }
     }
 
@@ -91,27 +134,6 @@ struct RawIDTokenClaims {
     private mutating func keepAdditional(_ name: JSONName, from parser: inout JSONParser) throws(JOSEError) {
         let key = String(decoding: name.bytes(in: parser.buffer), as: UTF8.self)
         additional[key] = ClaimValue(try parser.parseValue())
-    }
-
-    /// Claim names with their hashes computed once.
-    private enum Keys {
-        static let issuer = JSONKey("iss")
-        static let subject = JSONKey("sub")
-        static let audience = JSONKey("aud")
-        static let authorizedParty = JSONKey("azp")
-        static let expiry = JSONKey("exp")
-        static let issuedAt = JSONKey("iat")
-        static let notBefore = JSONKey("nbf")
-        static let nonce = JSONKey("nonce")
-        static let accessTokenHash = JSONKey("at_hash")
-        static let canonicalSubject = JSONKey("canonical_sub")
-        static let isCanonical = JSONKey("is_canonical")
-        static let linkedSubjects = JSONKey("linked_subs")
-        static let previouslyAnonymous = JSONKey("previously_anonymous")
-        static let anonymous = JSONKey("anonymous")
-        static let authTime = JSONKey("auth_time")
-        static let acr = JSONKey("acr")
-        static let amr = JSONKey("amr")
     }
 
     private static func string(_ value: JSONValue) throws(JOSEError) -> String {

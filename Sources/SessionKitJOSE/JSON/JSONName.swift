@@ -11,6 +11,11 @@ struct JSONName {
         return key.bytes.withUnsafeBufferPointer { equalBytes($0, input) }
     }
 
+    /// Whether this is exactly `name` (compared after unescaping).
+    func equals(_ name: StaticString, in input: UnsafeBufferPointer<UInt8>) -> Bool {
+        equalBytes(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), input)
+    }
+
     func equalBytes(_ other: UnsafeBufferPointer<UInt8>, _ input: UnsafeBufferPointer<UInt8>) -> Bool {
         if let unescaped {
             return unescaped.withUnsafeBufferPointer { Self.equal($0, other) }
