@@ -101,7 +101,6 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         issuesIDTokenForDeviceGrant: Bool = true,
         matchesLoopbackPortsExactly: Bool = false,
         idTokenSigningAlgorithm: JWSAlgorithm = .rs256
->>>>>>> 13b86f0 (ES256 id_tokens: P-256 signatures in the JWS r||s form through the RS256 code path, JWKS EC keys read strictly and chosen by alg and kid, the algorithms a provider may use from discovery; the simulated provider signs with ES256 when configured; Wycheproof P1363 vectors, an EC JWK fuzz target, and SessionBenchmarks --only idtoken)
     ) {
         self.issuer = issuer
         self.clientID = clientID
