@@ -18,8 +18,8 @@ package final class TaskOwner: Sendable {
     /// this and never the owner, so a session nobody holds any more is freed (and abandons its work).
     private final class Shared: Sendable {
         struct State {
-            /// Handed over and not started yet, in order.
-            var queue: [Work] = []
+            /// Handed over and not started yet, in order (a started one's slot is empty).
+            var queue: [Work?] = []
             var queueStart = 0
             /// The task running the group, parked until there is work.
             var driver: UnsafeContinuation<Work?, Never>?
@@ -31,13 +31,16 @@ package final class TaskOwner: Sendable {
             /// The owner's own task, when not hosted.
             var task: Task<Void, Never>?
 
+            /// The next work, taken out of the queue. Its slot is emptied here, while the caller
+            /// holds a reference: a work's closure may hold the last reference to its shell, whose
+            /// `deinit` takes this lock, so none may be released under it.
             mutating func dequeue() -> Work? {
                 guard queueStart < queue.count else { return nil }
-                defer {
-                    queueStart += 1
-                    if queueStart == queue.count { (queue, queueStart) = ([], 0) }
-                }
-                return queue[queueStart]
+                let work = queue[queueStart]
+                queue[queueStart] = nil
+                queueStart += 1
+                if queueStart == queue.count { (queue, queueStart) = ([], 0) }
+                return work
             }
         }
 
