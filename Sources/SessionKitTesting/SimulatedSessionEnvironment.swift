@@ -168,6 +168,45 @@ public final class SimulatedSessionEnvironment: Sendable {
         await signal.wait { session.stage == stage }
     }
 
+    /// What ``finish()`` found left over at the end of a scenario.
+    public struct Leftovers: Error, CustomStringConvertible, Sendable {
+        /// Each thing left over, in words (never a token or a code).
+        public let items: [String]
+
+        public var description: String {
+            "the scenario left work behind: " + items.joined(separator: "; ")
+        }
+    }
+
+    /// Ends the scenario, as a test's last line: checks that nothing is left over, then shuts the
+    /// session down (every task it started ends) and checks that none outlived the shutdown.
+    ///
+    /// Left over is: a caller still waiting on the session (a sign-in, a refresh, a sign-out), work
+    /// the session still has under way (a handoff, a refresh or its retry, a server-first
+    /// operation, a background revocation), a presenter answer or a provider fault that was
+    /// scripted and never used, or a task alive after the shutdown. Like TCA's
+    /// `TestStore.finish()`, it makes a test say what it expects to remain rather than leave it
+    /// unnoticed; it works with any test framework, by throwing.
+    ///
+    /// - Throws: ``Leftovers`` naming each thing left over. The session is shut down either way.
+    public func finish() async throws(Leftovers) {
+        await settleCancellations()
+        var items: [String] = []
+        let waiting = session.heldCallerCount
+        if waiting > 0 { items.append("\(waiting) caller\(waiting == 1 ? "" : "s") still waiting on the session") }
+        items += session.workInFlight.map { "\($0) still under way" }
+        let answers = presenter.remainingBehaviourCount
+        if answers > 0 { items.append("\(answers) scripted presenter answer\(answers == 1 ? "" : "s") never used") }
+        for endpoint in SimulatedProviderEndpoint.allCases {
+            let faults = provider.pendingFaultCount(on: endpoint)
+            if faults > 0 { items.append("\(faults) scripted fault\(faults == 1 ? "" : "s") at \(endpoint) never used") }
+        }
+        await session.shutdown()
+        let alive = session.liveTaskCount
+        if alive > 0 { items.append("\(alive) task\(alive == 1 ? "" : "s") alive after the shutdown") }
+        if !items.isEmpty { throw Leftovers(items: items) }
+    }
+
     /// Suspends until every cancellation the session sent has reached its work: a cancelled
     /// timer's sleep is off the clock, so the clock's next deadline is a live one.
     public func settleCancellations() async {

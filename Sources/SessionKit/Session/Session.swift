@@ -205,6 +205,28 @@ public final class Session: Sendable {
     /// revocation, device polling, key fetches). Zero once the session is idle or shut down.
     package var liveTaskCount: Int { owner.liveChildren }
 
+    /// How many callers wait in the machine: for a sign-in, a refresh, a sign-out or a deletion.
+    package var heldCallerCount: Int { core.withLock { $0.machine.heldCallerCount } }
+
+    /// Work the machine still has under way, as short phrases (none while signed out or active
+    /// with nothing in flight): a handoff, a refresh or its retry timer, a server-first operation,
+    /// the background revocation queue.
+    package var workInFlight: [String] {
+        core.withLock { core in
+            var work: [String] = []
+            switch core.machine.stage {
+            case .handoff: work.append("a handoff to the provider")
+            case .verifying: work.append("a verification of the provider's answer")
+            case .refreshing: work.append("a refresh")
+            case .revoking: work.append("a sign-out waiting for the provider")
+            case .disconnecting: work.append("an account deletion waiting for the provider")
+            case .signedOut, .active: break
+            }
+            if core.machine.revocationQueue.phase != .idle { work.append("a revocation of an older session's token") }
+            return work
+        }
+    }
+
     /// How many cancellations the machine sent (a timer, a presentation, a refresh) have not yet
     /// reached their work; a test moves the clock once this is zero, so no cancelled timer's
     /// sleep is still on it.

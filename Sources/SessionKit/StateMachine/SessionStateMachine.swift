@@ -256,6 +256,9 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         return actions
     }
 
+    /// How many callers the current stage holds (a sign-in, a refresh, a sign-out waiting).
+    var heldCallerCount: Int { heldWaiters.count }
+
     /// Every caller the current stage holds.
     private var heldWaiters: [Waiter] {
         switch state {

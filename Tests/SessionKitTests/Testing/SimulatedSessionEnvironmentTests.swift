@@ -26,6 +26,7 @@ struct SimulatedSessionEnvironmentTests {
         }
         for caller in callers { _ = try await caller.value }
         #expect(env.provider.requestCount(grantType: "refresh_token") == 1)
+        try await env.finish()
     }
 
     @Test("a relaunched session shares the store, the clock and the waits")
