@@ -185,8 +185,8 @@ struct RequestMiddlewareTests {
     @Test("a guest bootstrap refused by a middleware is a typed bootstrap error")
     func bootstrapErrors() async throws {
         let fixture = try ProviderFixture()
-        let refused = try client(
-            fixture, [FailingMiddleware(endpoint: .anonymousBootstrap, error: .http(status: 403, error: "denied", retryAfterSeconds: nil, excerpt: ""))])
+        let denied = ProviderError.http(status: 403, error: "denied", retryAfterSeconds: nil, excerpt: "")
+        let refused = try client(fixture, [FailingMiddleware(endpoint: .anonymousBootstrap, error: denied)])
         await #expect(throws: AnonymousBootstrapError.rejected(status: 403, error: "denied")) {
             try await refused.anonymousBootstrap(AnonymousBootstrapRequest(deviceID: "device-1"))
         }
