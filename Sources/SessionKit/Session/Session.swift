@@ -3,23 +3,6 @@ public import SessionKitCore
 import SessionKitJOSE
 import Synchronization
 
-/// Obtains the device-bound key that the disconnect call presents (1pass.dev).
-public protocol DeviceKeyProviding: Sendable {
-    /// A device key for the account that `accessToken` belongs to; failures in the provider's
-    /// error classes, so the session classifies them like any other provider answer.
-    func disconnectKey(accessToken: Secret) async throws(ProviderError) -> Secret
-    /// Forgets the device credential (after an account deletion).
-    func reset() async throws
-    /// Ends the source's work: called by the session's ``Session/shutdown()``, which returns once
-    /// this has. The default does nothing, for a source that starts no work of its own.
-    func shutdown() async
-}
-
-extension DeviceKeyProviding {
-    /// Nothing to end.
-    public func shutdown() async {}
-}
-
 /// The life of one signed-in session: sign-in, verification, fresh tokens, sign-out, deletion.
 ///
 /// `Session` is a thin shell around a pure state machine (`SessionStateMachine`), in one isolation
