@@ -14,7 +14,7 @@ extension Scenario {
     ) async -> (AccessRequestHandoff<TestClock>, SimulatedOnePassword) {
         let onePassword = SimulatedOnePassword(clock: env.clock, answers: answers)
         let handoff = AccessRequestHandoff(presenter: onePassword, clock: env.clock, timeout: .seconds(600))
-        await handoff.addObserver { [clock = env.clock] event in say.note("event: \(event)", at: clock.wallClockNow()) }
+        handoff.addObserver { [clock = env.clock] event in say.note("event: \(event)", at: clock.wallClockNow()) }
         return (handoff, onePassword)
     }
 

@@ -7,6 +7,8 @@ public enum AccessRequestCancellation: Sendable, Hashable, CustomStringConvertib
     case taskCancelled
     /// Nothing answered within the timeout, so the sheet was dismissed.
     case timedOut
+    /// The handoff was shut down, which dismissed the sheet.
+    case shutDown
 
     /// The reason's name.
     public var description: String {
@@ -14,6 +16,7 @@ public enum AccessRequestCancellation: Sendable, Hashable, CustomStringConvertib
         case .closedWithoutChoice: "closed without a choice"
         case .taskCancelled: "task cancelled"
         case .timedOut: "timed out"
+        case .shutDown: "shut down"
         }
     }
 }

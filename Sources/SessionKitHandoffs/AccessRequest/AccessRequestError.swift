@@ -9,6 +9,9 @@ public enum AccessRequestError: Error, Sendable, Hashable, CustomStringConvertib
     case timedOut
     /// The presenter could not show the sheet (its message names no request data).
     case presentationFailed(String)
+    /// The handoff was shut down (``AccessRequestHandoff/shutdown()``): the sheet was dismissed,
+    /// and the handoff takes no more requests.
+    case shutDown
 
     /// What went wrong.
     public var description: String {
@@ -17,6 +20,7 @@ public enum AccessRequestError: Error, Sendable, Hashable, CustomStringConvertib
         case .cancelled: "the access request was cancelled"
         case .timedOut: "the access request timed out"
         case .presentationFailed(let why): "the access request could not be presented: \(why)"
+        case .shutDown: "the access request handoff was shut down"
         }
     }
 }

@@ -12,7 +12,8 @@ public enum AccessRequestEvent: Sendable, Hashable, CustomStringConvertible {
     case declined
     /// The request failed.
     case failed(AccessRequestFailure)
-    /// The sheet closed without a choice, the caller's task was cancelled, or the timeout passed.
+    /// The sheet closed without a choice, the caller's task was cancelled, the timeout passed, or
+    /// the handoff was shut down.
     case cancelled(AccessRequestCancellation)
     /// An activity completed without returning a grant.
     case grantMissing

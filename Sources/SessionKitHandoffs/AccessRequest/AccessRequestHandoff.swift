@@ -1,9 +1,13 @@
+import SessionKitCore
+
 /// Owns an app's access requests to 1Password: one at a time, each shown through the presenter,
 /// answered with an ``AccessRequestOutcome`` that says whether and how to retry.
 ///
-/// A thin shell around a pure machine: each call runs one transition and performs the actions it
-/// returns; the presentation runs in a task of its own that reports back. The optional timeout
-/// waits on the injected clock, so tests drive it in simulated time.
+/// A thin shell around a pure machine (`AccessRequestMachine`): one lock guards the machine; each
+/// call feeds it one input under that lock, and the actions it returns are performed in order
+/// after the lock is released. The presentation and the optional timeout run as children of the
+/// handoff's one task owner and report back as inputs; ``shutdown()`` ends them. The timeout waits
+/// on the injected clock, so tests drive it in simulated time.
 ///
 /// ```swift
 /// let presenter = OnePasswordSharePresenter { [weak viewController] in viewController }
@@ -16,16 +20,8 @@
 ///     scheduleRetry()   // the same reference, unchanged
 /// }
 /// ```
-public actor AccessRequestHandoff<C: Clock> where C.Duration == Duration {
-    private typealias Machine = AccessRequestMachine<CheckedContinuation<Result<AccessRequestOutcome, AccessRequestError>, Never>>
-
-    private let presenter: any AccessRequestPresenter
-    private let clock: C
-    private var machine: Machine
-    private var presentations: [UInt64: Task<Void, Never>] = [:]
-    private var timers: [UInt64: Task<Void, Never>] = [:]
-    private var broadcaster = EventBroadcaster<AccessRequestEvent>()
-    private var lastAttempt: UInt64 = 0
+public final class AccessRequestHandoff<C: Clock>: Sendable, HandoffShellHost where C.Duration == Duration {
+    private let shell: HandoffShell<AccessRequestRunner<C>>
 
     /// Creates a handoff.
     ///
@@ -35,104 +31,51 @@ public actor AccessRequestHandoff<C: Clock> where C.Duration == Duration {
     ///   - timeout: How long to wait for an answer before dismissing the sheet; `nil` waits as
     ///     long as the person takes.
     public init(presenter: any AccessRequestPresenter, clock: C, timeout: Duration? = nil) {
-        self.presenter = presenter
-        self.clock = clock
-        self.machine = Machine(timeout: timeout)
+        self.shell = HandoffShell(AccessRequestMachine(timeout: timeout), runner: AccessRequestRunner(presenter: presenter, clock: clock))
     }
 
     /// Whether an access request is in flight.
-    public var isPresenting: Bool { machine.isPresenting }
+    public var isPresenting: Bool { shell.read(\.isPresenting) }
 
-    /// A stream of every later event, in order.
+    /// A stream of every later event, in order; it ends when the handoff shuts down.
     public func events() -> AsyncStream<AccessRequestEvent> {
-        broadcaster.subscribe { [weak self] id in
-            Task { await self?.removeSubscriber(id) }
-        }
+        shell.events()
     }
 
-    /// Calls `observer` synchronously, on the handoff's executor, for every later event.
+    /// Calls `observer` synchronously, in order, for every later event, on the thread that
+    /// performs the handoff's actions (never two at once). It must return quickly and must not
+    /// call back into the handoff.
     public func addObserver(_ observer: @escaping @Sendable (AccessRequestEvent) -> Void) {
-        broadcaster.addObserver(observer)
+        shell.addObserver(observer)
     }
 
     /// Presents an access request for `reference` and returns how it ended.
     ///
     /// Throws ``AccessRequestError/alreadyInProgress`` while another request is in flight,
-    /// ``AccessRequestError/timedOut`` after the timeout, and ``AccessRequestError/cancelled``
-    /// when the calling task is cancelled (which dismisses the sheet).
+    /// ``AccessRequestError/timedOut`` after the timeout, ``AccessRequestError/cancelled``
+    /// when the calling task is cancelled (which dismisses the sheet), and
+    /// ``AccessRequestError/shutDown`` once the handoff is shut down.
     public func request(_ reference: AccessRequestReference) async throws(AccessRequestError) -> AccessRequestOutcome {
         let request = AccessRequest(reference: reference)
-        lastAttempt += 1
-        let attempt = lastAttempt
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<AccessRequestOutcome, AccessRequestError>, Never>) in
-                if Task.isCancelled {
-                    continuation.resume(returning: .failure(.cancelled))
-                    return
-                }
-                perform(machine.start(request, attempt: attempt, waiter: continuation))
-            }
-        } onCancel: {
-            Task { await self.callerCancelled(attempt: attempt) }
-        }
-        return try result.get()
+        return try await shell.suspend(cancelled: .failure(.cancelled)) { machine, caller, waiter in
+            machine.start(request, attempt: caller, waiter: waiter)
+        }.get()
     }
 
-    // MARK: - Running the machine
-
-    private func callerCancelled(attempt: UInt64) {
-        perform(machine.callerCancelled(attempt: attempt))
+    /// Ends the handoff: a request in flight throws ``AccessRequestError/shutDown`` and its
+    /// sheet is dismissed, the event streams end, and every later request is refused the same
+    /// way. Returns once every task the handoff started has ended.
+    public func shutdown() async {
+        await shell.shutdown()
     }
 
-    private func presenterCompleted(_ completion: AccessRequestCompletion, attempt: UInt64) {
-        presentations[attempt] = nil
-        perform(machine.presenterCompleted(completion, attempt: attempt))
-    }
+    /// The task owner and change feed the test kit reads (``HandoffShellHost``).
+    package var shellWork: HandoffShellWork { shell.work }
+}
 
-    private func presenterFailed(_ error: AccessRequestPresentationError, attempt: UInt64) {
-        presentations[attempt] = nil
-        perform(machine.presenterFailed(error, attempt: attempt))
-    }
-
-    private func timerFired(attempt: UInt64) {
-        timers[attempt] = nil
-        perform(machine.timerFired(attempt: attempt))
-    }
-
-    private func removeSubscriber(_ id: UInt64) {
-        broadcaster.remove(id)
-    }
-
-    private func perform(_ actions: [Machine.Action]) {
-        for action in actions {
-            switch action {
-            case .present(let request, let attempt):
-                let presenter = presenter
-                // The task runs on this actor; only the presentation itself leaves it.
-                presentations[attempt] = Task {
-                    do throws(AccessRequestPresentationError) {
-                        let completion = try await presenter.present(request)
-                        presenterCompleted(completion, attempt: attempt)
-                    } catch {
-                        presenterFailed(error, attempt: attempt)
-                    }
-                }
-            case .cancelPresentation(let attempt):
-                presentations.removeValue(forKey: attempt)?.cancel()
-            case .startTimer(let attempt, let duration):
-                let clock = clock
-                timers[attempt] = Task {
-                    // A cancelled sleep means the attempt ended first; nothing to report.
-                    guard (try? await clock.sleep(for: duration)) != nil else { return }
-                    timerFired(attempt: attempt)
-                }
-            case .cancelTimer(let attempt):
-                timers.removeValue(forKey: attempt)?.cancel()
-            case .resume(let waiter, let result):
-                waiter.resume(returning: result)
-            case .emit(let event):
-                broadcaster.publish(event)
-            }
-        }
+extension AccessRequestHandoff: CustomReflectable {
+    /// What `dump` and debuggers show: whether a request is in flight, never its reference.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["isPresenting": isPresenting], displayStyle: .class)
     }
 }

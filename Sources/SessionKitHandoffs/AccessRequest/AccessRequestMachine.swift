@@ -1,33 +1,46 @@
+import SessionKitCore
+
 /// The pure core of an ``AccessRequestHandoff``: `(state, event) -> (state, [action])`.
 ///
 /// ```
-///          start                 completion / failure
-///   idle ─────────▶ presenting ─────────────────────────▶ idle
-///     ▲                 │ timer fired / caller cancelled
-///     └─────────────────┘ (presentation cancelled)
+///          start                completion / failure / timer fired / caller cancelled
+///   idle ─────────▶ presenting ──────────────────────────────────────────────────▶ idle
+///     │                 │
+///     │ shut down       │ shut down (presentation and timer cancelled, caller answered)
+///     ▼                 │
+///   stopped ◀───────────┘ (every later start is refused)
 /// ```
+///
+/// The presenting stage keeps the cancel tokens of its presentation and its timer, and hands them
+/// back in the actions that end them: the shell keeps no record of its children.
 ///
 /// No I/O, no `await`, no clock reads. Invalid events follow the package's taxonomy: a second
 /// `start` while presenting is API misuse and resumes only that caller with
-/// ``AccessRequestError/alreadyInProgress``; a completion, failure or timer for an attempt that
-/// already ended is a harmless race and does nothing.
-struct AccessRequestMachine<Waiter> {
+/// ``AccessRequestError/alreadyInProgress``; a `start` once stopped is answered with
+/// ``AccessRequestError/shutDown``; a completion, failure or timer for an attempt that already
+/// ended is a harmless race and does nothing.
+struct AccessRequestMachine<Waiter: Sendable> {
     struct Presenting {
         var attempt: UInt64
         var waiter: Waiter
-        var hasTimer: Bool
+        /// Ends the presentation.
+        var presentation: CancelToken
+        /// Ends the timeout's wait, when there is a timeout.
+        var timer: CancelToken?
     }
 
     enum State {
         case idle
         case presenting(Presenting)
+        /// Shut down: every later request is refused.
+        case stopped
     }
 
-    enum Action {
-        case present(AccessRequest, attempt: UInt64)
-        case cancelPresentation(attempt: UInt64)
-        case startTimer(attempt: UInt64, after: Duration)
-        case cancelTimer(attempt: UInt64)
+    enum Action: Sendable {
+        case present(AccessRequest, attempt: UInt64, cancel: CancelToken)
+        case cancelPresentation(attempt: UInt64, CancelToken)
+        case startTimer(attempt: UInt64, after: Duration, cancel: CancelToken)
+        case cancelTimer(attempt: UInt64, CancelToken)
         case resume(Waiter, Result<AccessRequestOutcome, AccessRequestError>)
         case emit(AccessRequestEvent)
     }
@@ -47,10 +60,16 @@ struct AccessRequestMachine<Waiter> {
     /// A caller asks for `request`; `attempt` is the caller's id, unique per call, so only its own
     /// cancellation can end the attempt.
     mutating func start(_ request: AccessRequest, attempt: UInt64, waiter: Waiter) -> [Action] {
-        guard case .idle = state else { return [.resume(waiter, .failure(.alreadyInProgress))] }
-        state = .presenting(Presenting(attempt: attempt, waiter: waiter, hasTimer: timeout != nil))
-        var actions: [Action] = [.emit(.presented), .present(request, attempt: attempt)]
-        if let timeout { actions.append(.startTimer(attempt: attempt, after: timeout)) }
+        switch state {
+        case .idle: break
+        case .presenting: return [.resume(waiter, .failure(.alreadyInProgress))]
+        case .stopped: return [.resume(waiter, .failure(.shutDown))]
+        }
+        let presenting = Presenting(
+            attempt: attempt, waiter: waiter, presentation: CancelToken(), timer: timeout.map { _ in CancelToken() })
+        state = .presenting(presenting)
+        var actions: [Action] = [.emit(.presented), .present(request, attempt: attempt, cancel: presenting.presentation)]
+        if let timeout, let timer = presenting.timer { actions.append(.startTimer(attempt: attempt, after: timeout, cancel: timer)) }
         return actions
     }
 
@@ -80,15 +99,28 @@ struct AccessRequestMachine<Waiter> {
     mutating func timerFired(attempt: UInt64) -> [Action] {
         guard let presenting = take(attempt) else { return [] }
         return [
-            .cancelPresentation(attempt: attempt), .emit(.cancelled(.timedOut)), .resume(presenting.waiter, .failure(.timedOut)),
+            .cancelPresentation(attempt: attempt, presenting.presentation), .emit(.cancelled(.timedOut)),
+            .resume(presenting.waiter, .failure(.timedOut)),
         ]
     }
 
     mutating func callerCancelled(attempt: UInt64) -> [Action] {
         guard let presenting = take(attempt) else { return [] }
         return stopTimer(presenting) + [
-            .cancelPresentation(attempt: attempt), .emit(.cancelled(.taskCancelled)),
+            .cancelPresentation(attempt: attempt, presenting.presentation), .emit(.cancelled(.taskCancelled)),
             .resume(presenting.waiter, .failure(.cancelled)),
+        ]
+    }
+
+    /// The handoff shuts down: the attempt in flight ends with ``AccessRequestError/shutDown``,
+    /// and so does every later request.
+    mutating func shutDown() -> [Action] {
+        let previous = state
+        state = .stopped
+        guard case .presenting(let presenting) = previous else { return [] }
+        return stopTimer(presenting) + [
+            .cancelPresentation(attempt: presenting.attempt, presenting.presentation), .emit(.cancelled(.shutDown)),
+            .resume(presenting.waiter, .failure(.shutDown)),
         ]
     }
 
@@ -100,7 +132,7 @@ struct AccessRequestMachine<Waiter> {
     }
 
     private func stopTimer(_ presenting: Presenting) -> [Action] {
-        presenting.hasTimer ? [.cancelTimer(attempt: presenting.attempt)] : []
+        presenting.timer.map { [.cancelTimer(attempt: presenting.attempt, $0)] } ?? []
     }
 
     static func event(for outcome: AccessRequestOutcome) -> AccessRequestEvent {
@@ -112,5 +144,16 @@ struct AccessRequestMachine<Waiter> {
         case .cancelled: .cancelled(.closedWithoutChoice)
         case .grantMissing: .grantMissing
         }
+    }
+}
+
+extension AccessRequestMachine: HandoffMachine {
+    static func event(in action: Action) -> AccessRequestEvent? {
+        if case .emit(let event) = action { return event }
+        return nil
+    }
+
+    mutating func callerCancelled(_ id: UInt64) -> [Action] {
+        callerCancelled(attempt: id)
     }
 }

@@ -34,6 +34,11 @@
             let result = await withTaskCancellationHandler {
                 await sheet.show(from: anchor)
             } onCancel: {
+                // A bridge to UIKit: the cancellation handler runs synchronously on whichever
+                // thread cancels, and the sheet can only be dismissed on the main actor. The hop is
+                // all this task does; `show` returns only once the sheet is dismissed or closed, so
+                // the presentation's own task (a child of the handoff's owner) waits for it unless
+                // the sheet closed on its own first.
                 Task { @MainActor in sheet.dismiss() }
             }
             return try result.get()
@@ -82,6 +87,10 @@
         private func closed(completed: Bool, returnedItems: [Any]?, error: (any Error)?) {
             let items = (returnedItems ?? []).compactMap { $0 as? NSExtensionItem }
             let reported = error.map { AccessRequestReportedError(bridging: $0, table: errorTable) }
+            // A bridge to UIKit: `completionWithItemsHandler` is a synchronous callback, and the
+            // grant loads asynchronously from its item providers. The task runs on the main actor
+            // and ends by resuming `show`, which the presentation's own task awaits (a no-op if
+            // the sheet was dismissed meanwhile).
             Task {
                 let returned = await Self.returnedItems(items)
                 finish(.success(AccessRequestCompletion(completed: completed, returnedItems: returned, error: reported)))

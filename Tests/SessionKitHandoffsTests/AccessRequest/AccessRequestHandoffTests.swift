@@ -1,3 +1,4 @@
+import SessionKitCore
 import SessionKitTesting
 import Testing
 
@@ -7,14 +8,17 @@ import Testing
     let clock = TestClock()
     let onePassword: SimulatedOnePassword
     let recorder = EventRecorder<AccessRequestEvent>()
+    /// Wakes waits whenever a handoff made here steps or starts or ends a task.
+    let signal = ChangeSignal()
 
     init() {
         onePassword = SimulatedOnePassword(clock: clock)
     }
 
-    private func makeHandoff(timeout: Duration? = nil) async -> AccessRequestHandoff<TestClock> {
+    private func makeHandoff(timeout: Duration? = nil) -> AccessRequestHandoff<TestClock> {
         let handoff = AccessRequestHandoff(presenter: onePassword, clock: clock, timeout: timeout)
-        await handoff.addObserver { [recorder] in recorder.record($0) }
+        handoff.addObserver { [recorder] in recorder.record($0) }
+        signal.watch(handoff.changes)
         return handoff
     }
 
@@ -26,7 +30,7 @@ import Testing
                 [
                     .init(entryID: "aws", reference: "r-aws"), .extra("r-extra"), .init(entryID: "github", reference: "r-github"),
                 ]))
-        let handoff = await makeHandoff()
+        let handoff = makeHandoff()
         let outcome = try await handoff.request(reference)
         guard case .granted(let grant) = outcome else {
             Issue.record("got \(outcome)")
@@ -71,7 +75,7 @@ import Testing
 
     @Test func internalErrorThenTheSameReferenceAgainLaterIsGranted() async throws {
         onePassword.enqueue(.fail(.internalError), .grant([.init(entryID: "a", reference: "r-a")]))
-        let handoff = await makeHandoff()
+        let handoff = makeHandoff()
         let first = try await handoff.request(reference)
         #expect(first.retryPolicy == .presentAgainLater)
         clock.advance(by: .seconds(60))
@@ -110,7 +114,7 @@ import Testing
 
     @Test func anAnswerAfterADelayArrivesInSimulatedTime() async throws {
         onePassword.enqueue(.after(.seconds(45), .grant([.init(entryID: "a", reference: "r")])))
-        let handoff = await makeHandoff(timeout: .seconds(300))
+        let handoff = makeHandoff(timeout: .seconds(300))
         let request = Task { try await handoff.request(reference) }
         await clock.waitForSleepers(count: 2)  // the timeout and the simulated person
         clock.advance(by: .seconds(45))
@@ -118,16 +122,18 @@ import Testing
             Issue.record("not granted")
             return
         }
-        #expect(clock.sleeperCount == 0)  // the timeout timer was cancelled
+        // The timeout timer was cancelled: its task ends, and its sleep is off the clock.
+        await signal.wait { handoff.liveTaskCount == 0 }
+        #expect(clock.sleeperCount == 0)
     }
 
     @Test func oneRequestInFlightASecondIsMisuse() async throws {
         onePassword.enqueue(.neverAnswer)
-        let handoff = await makeHandoff()
+        let handoff = makeHandoff()
         let first = Task { try await handoff.request(reference) }
         await onePassword.waitForSuspendedPresentations()
         await #expect(throws: AccessRequestError.alreadyInProgress) { try await handoff.request(reference) }
-        #expect(await handoff.isPresenting)
+        #expect(handoff.isPresenting)
         first.cancel()
         await #expect(throws: AccessRequestError.cancelled) { try await first.value }
         #expect(onePassword.log.count == 1)
@@ -135,19 +141,20 @@ import Testing
 
     @Test func cancellingTheCallerCancelsThePresentation() async throws {
         onePassword.enqueue(.neverAnswer)
-        let handoff = await makeHandoff()
+        let handoff = makeHandoff()
         let request = Task { try await handoff.request(reference) }
         await onePassword.waitForSuspendedPresentations()
         request.cancel()
         await #expect(throws: AccessRequestError.cancelled) { try await request.value }
         #expect(recorder.recorded == [.presented, .cancelled(.taskCancelled)])
-        #expect(!(await handoff.isPresenting))
-        // The presentation was cancelled before the caller resumed: nothing is left suspended.
+        #expect(!(handoff.isPresenting))
+        // The presentation was cancelled with the caller: its task ends, nothing is left suspended.
+        await signal.wait { handoff.liveTaskCount == 0 }
         #expect(onePassword.suspendedPresentationCount == 0)
     }
 
     @Test func aCallerCancelledBeforeItStartsNeverPresents() async throws {
-        let handoff = await makeHandoff()
+        let handoff = makeHandoff()
         let request = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await handoff.request(reference)
@@ -158,12 +165,12 @@ import Testing
 
     @Test func theTimeoutRunsOnTheInjectedClock() async throws {
         onePassword.enqueue(.neverAnswer, .decline)
-        let handoff = await makeHandoff(timeout: .seconds(120))
+        let handoff = makeHandoff(timeout: .seconds(120))
         let request = Task { try await handoff.request(reference) }
         await clock.waitForSleepers()
         await onePassword.waitForSuspendedPresentations()
         clock.advance(by: .seconds(119))
-        #expect(await handoff.isPresenting)
+        #expect(handoff.isPresenting)
         clock.advance(by: .seconds(1))
         await #expect(throws: AccessRequestError.timedOut) { try await request.value }
         #expect(recorder.recorded == [.presented, .cancelled(.timedOut)])
@@ -180,11 +187,58 @@ import Testing
 
     @Test func eventsStreamDeliversTheSameEvents() async throws {
         onePassword.enqueue(.decline)
-        let handoff = await makeHandoff()
-        let stream = await handoff.events()
+        let handoff = makeHandoff()
+        let stream = handoff.events()
         _ = try await handoff.request(reference)
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next() == .presented)
         #expect(await iterator.next() == .declined)
+    }
+
+    // MARK: - Shutting down
+
+    @Test func shutdownAnswersTheWaitingCallerAndEndsThePresentationAndTheTimer() async throws {
+        onePassword.enqueue(.neverAnswer)
+        let handoff = makeHandoff(timeout: .seconds(300))
+        let request = Task { try await handoff.request(reference) }
+        await onePassword.waitForSuspendedPresentations()
+        await clock.waitForSleepers()
+        #expect(handoff.liveTaskCount == 2)  // the presentation and the timeout
+        await handoff.shutdown()
+        // Every task ended before shutdown returned: the presenter saw the cancellation, and the
+        // timer's sleep is off the clock.
+        #expect(handoff.liveTaskCount == 0)
+        #expect(onePassword.suspendedPresentationCount == 0)
+        #expect(clock.sleeperCount == 0)
+        await #expect(throws: AccessRequestError.shutDown) { try await request.value }
+        #expect(recorder.recorded == [.presented, .cancelled(.shutDown)])
+        #expect(!handoff.isPresenting)
+    }
+
+    @Test func aShutDownHandoffRefusesLaterRequestsWithoutPresenting() async throws {
+        onePassword.enqueue(.decline)
+        let handoff = makeHandoff(timeout: .seconds(300))
+        await handoff.shutdown()
+        await #expect(throws: AccessRequestError.shutDown) { try await handoff.request(reference) }
+        #expect(onePassword.log.isEmpty)
+        #expect(onePassword.remainingAnswerCount == 1)
+        #expect(handoff.liveTaskCount == 0)
+        #expect(recorder.recorded.isEmpty)
+    }
+
+    @Test func shutdownEndsTheEventStreams() async throws {
+        onePassword.enqueue(.neverAnswer)
+        let handoff = makeHandoff()
+        let before = handoff.events()
+        let request = Task { try await handoff.request(reference) }
+        await onePassword.waitForSuspendedPresentations()
+        await handoff.shutdown()
+        var iterator = before.makeAsyncIterator()
+        #expect(await iterator.next() == .presented)
+        #expect(await iterator.next() == .cancelled(.shutDown))
+        #expect(await iterator.next() == nil)
+        var after = handoff.events().makeAsyncIterator()
+        #expect(await after.next() == nil)
+        _ = try? await request.value
     }
 }

@@ -1,3 +1,4 @@
+import SessionKitCore
 import Testing
 
 @testable import SessionKitHandoffs
@@ -19,10 +20,10 @@ import Testing
     private func lines(_ actions: [Machine.Action]) -> [String] {
         actions.map { action in
             switch action {
-            case .present(_, let attempt): "present(\(attempt))"
-            case .cancelPresentation(let attempt): "cancelPresentation(\(attempt))"
-            case .startTimer(let attempt, let duration): "startTimer(\(attempt), \(duration))"
-            case .cancelTimer(let attempt): "cancelTimer(\(attempt))"
+            case .present(_, let attempt, _): "present(\(attempt))"
+            case .cancelPresentation(let attempt, _): "cancelPresentation(\(attempt))"
+            case .startTimer(let attempt, let duration, _): "startTimer(\(attempt), \(duration))"
+            case .cancelTimer(let attempt, _): "cancelTimer(\(attempt))"
             case .resume(let waiter, .success(let outcome)): "resume(\(waiter), \(outcome))"
             case .resume(let waiter, .failure(let error)): "resume(\(waiter), error: \(error))"
             case .emit(let event): "emit(\(event))"
@@ -95,5 +96,50 @@ import Testing
         _ = machine.start(Self.request, attempt: 1, waiter: 10)
         _ = machine.presenterCompleted(.init(completed: true), attempt: 1)
         #expect(lines(machine.start(Self.request, attempt: 2, waiter: 11)) == ["emit(presented)", "present(2)"])
+    }
+
+    /// The cancel token an action carries, by identity.
+    private func token(_ action: Machine.Action) -> ObjectIdentifier? {
+        switch action {
+        case .present(_, _, let token), .cancelPresentation(_, let token), .startTimer(_, _, let token), .cancelTimer(_, let token):
+            ObjectIdentifier(token)
+        case .resume, .emit:
+            nil
+        }
+    }
+
+    @Test func theCancelActionsHandBackTheTokensTheWorkStartedWith() {
+        var machine = Machine(timeout: .seconds(60))
+        let started = machine.start(Self.request, attempt: 1, waiter: 10).compactMap(token)
+        let ended = machine.callerCancelled(attempt: 1).compactMap(token)
+        #expect(started.count == 2)
+        #expect(Set(started).count == 2)  // the presentation and the timer each have their own
+        #expect(Set(ended) == Set(started))
+    }
+
+    @Test func shuttingDownAnswersTheCallerEndsItsWorkAndRefusesLaterRequests() {
+        var machine = Machine(timeout: .seconds(60))
+        let started = machine.start(Self.request, attempt: 1, waiter: 10)
+        let stopping = machine.shutDown()
+        #expect(
+            lines(stopping) == [
+                "cancelTimer(1)", "cancelPresentation(1)", "emit(cancelled: shut down)",
+                "resume(10, error: the access request handoff was shut down)",
+            ])
+        #expect(Set(stopping.compactMap(token)) == Set(started.compactMap(token)))
+        #expect(!machine.isPresenting)
+        #expect(
+            lines(machine.start(Self.request, attempt: 2, waiter: 20)) == ["resume(20, error: the access request handoff was shut down)"])
+        // What the ended work reports late, and a second shutdown, are harmless.
+        #expect(lines(machine.presenterCompleted(Self.granted, attempt: 1)).isEmpty)
+        #expect(lines(machine.timerFired(attempt: 1)).isEmpty)
+        #expect(lines(machine.shutDown()).isEmpty)
+    }
+
+    @Test func shuttingDownWhileIdleOnlyRefusesLaterRequests() {
+        var machine = Machine(timeout: nil)
+        #expect(lines(machine.shutDown()).isEmpty)
+        #expect(
+            lines(machine.start(Self.request, attempt: 1, waiter: 10)) == ["resume(10, error: the access request handoff was shut down)"])
     }
 }
