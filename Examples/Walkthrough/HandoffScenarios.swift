@@ -87,7 +87,7 @@ extension Scenario {
     ) async -> CredentialImportCoordinator<TestClock> {
         let coordinator = CredentialImportCoordinator(
             importer: exporter, ledger: ledger, intake: SimulatedCredentialExporter.intake, clock: env.clock, timeout: .seconds(120))
-        await coordinator.addObserver { [clock = env.clock] event in say.note("event: \(event)", at: clock.wallClockNow()) }
+        coordinator.addObserver { [clock = env.clock] event in say.note("event: \(event)", at: clock.wallClockNow()) }
         return coordinator
     }
 

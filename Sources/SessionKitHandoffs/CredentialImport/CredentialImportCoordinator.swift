@@ -9,9 +9,11 @@ public import SessionKitCore
 /// that import; afterwards (in this launch or a later one) the token is refused as already used.
 /// Imports of different tokens run one after the other.
 ///
-/// A thin shell around a pure machine: each call runs one transition and performs the actions it
-/// returns; the ledger write and the import run in tasks that report back. The optional timeout
-/// waits on the injected clock.
+/// A thin shell around a pure machine (`CredentialImportMachine`): one lock guards the machine;
+/// each call feeds it one input under that lock, and the actions it returns are performed in
+/// order after the lock is released. The ledger write, the import and the optional timeout run as
+/// children of the coordinator's one task owner and report back as inputs; ``shutdown()`` ends
+/// them. The timeout waits on the injected clock.
 ///
 /// ```swift
 /// let coordinator = CredentialImportCoordinator(
@@ -21,22 +23,13 @@ public import SessionKitCore
 /// let document = try await coordinator.handle(CredentialImportActivity(activity))
 /// for item in document.accounts.flatMap(\.items) { save(item) }
 /// ```
-public actor CredentialImportCoordinator<C: Clock> where C.Duration == Duration {
-    private typealias Machine = CredentialImportMachine<CheckedContinuation<Result<CXFDocument, CredentialImportError>, Never>>
-
+public final class CredentialImportCoordinator<C: Clock>: Sendable, HandoffShellHost where C.Duration == Duration {
     /// The format versions this app reads; data in any other version is refused.
-    public nonisolated let supportedVersions: [CXFVersion]
+    public let supportedVersions: [CXFVersion]
     /// How activities are read.
-    public nonisolated let intake: CredentialImportIntake
+    public let intake: CredentialImportIntake
 
-    private let importer: any CredentialImporter
-    private let ledger: any ImportTokenLedger
-    private let clock: C
-    private var machine: Machine
-    private var imports: [UInt64: Task<Void, Never>] = [:]
-    private var timers: [UInt64: Task<Void, Never>] = [:]
-    private var broadcaster = EventBroadcaster<CredentialImportEvent>()
-    private var lastCaller: UInt64 = 0
+    private let shell: HandoffShell<CredentialImportRunner<C>>
 
     /// Creates a coordinator.
     ///
@@ -51,27 +44,26 @@ public actor CredentialImportCoordinator<C: Clock> where C.Duration == Duration 
         importer: any CredentialImporter, ledger: any ImportTokenLedger, intake: CredentialImportIntake,
         supportedVersions: [CXFVersion] = [.v1], clock: C, timeout: Duration? = nil
     ) {
-        self.importer = importer
-        self.ledger = ledger
         self.intake = intake
         self.supportedVersions = supportedVersions
-        self.clock = clock
-        self.machine = Machine(timeout: timeout)
+        self.shell = HandoffShell(
+            CredentialImportMachine(timeout: timeout),
+            runner: CredentialImportRunner(importer: importer, ledger: ledger, supportedVersions: supportedVersions, clock: clock))
     }
 
     /// Whether an import is in progress.
-    public var isImporting: Bool { machine.running != nil }
+    public var isImporting: Bool { shell.read { $0.running != nil } }
 
-    /// A stream of every later event, in order.
+    /// A stream of every later event, in order; it ends when the coordinator shuts down.
     public func events() -> AsyncStream<CredentialImportEvent> {
-        broadcaster.subscribe { [weak self] id in
-            Task { await self?.removeSubscriber(id) }
-        }
+        shell.events()
     }
 
-    /// Calls `observer` synchronously, on the coordinator's executor, for every later event.
+    /// Calls `observer` synchronously, in order, for every later event, on the thread that
+    /// performs the coordinator's actions (never two at once). It must return quickly and must
+    /// not call back into the coordinator.
     public func addObserver(_ observer: @escaping @Sendable (CredentialImportEvent) -> Void) {
-        broadcaster.addObserver(observer)
+        shell.addObserver(observer)
     }
 
     /// Imports with the token `activity` carries.
@@ -83,7 +75,7 @@ public actor CredentialImportCoordinator<C: Clock> where C.Duration == Duration 
         do {
             token = try intake.token(from: activity)
         } catch {
-            broadcaster.publish(.failed(.intake(error)))
+            shell.modify { $0.intakeRefused(error) }
             throw .intake(error)
         }
         return try await importCredentials(with: token)
@@ -97,107 +89,30 @@ public actor CredentialImportCoordinator<C: Clock> where C.Duration == Duration 
     /// ``CredentialImportError/unsupportedVersion(found:supported:payload:)`` for data in an
     /// undeclared major version and ``CredentialImportError/invalidData(_:payload:)`` for data that
     /// is not the format at all (both hand over the data that arrived, once, as an opaque
-    /// payload), and ``CredentialImportError/cancelled`` when the calling task is cancelled (the
-    /// import is abandoned once no caller waits for it; its token stays spent).
+    /// payload), ``CredentialImportError/cancelled`` when the calling task is cancelled (the
+    /// import is abandoned once no caller waits for it; its token stays spent), and
+    /// ``CredentialImportError/shutDown`` once the coordinator is shut down.
     public func importCredentials(with token: CredentialImportToken) async throws(CredentialImportError) -> CXFDocument {
-        lastCaller += 1
-        let caller = lastCaller
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<CXFDocument, CredentialImportError>, Never>) in
-                if Task.isCancelled {
-                    continuation.resume(returning: .failure(.cancelled))
-                    return
-                }
-                perform(machine.requested(token, caller: caller, waiter: continuation))
-            }
-        } onCancel: {
-            Task { await self.callerCancelled(caller) }
-        }
-        return try result.get()
+        try await shell.suspend(cancelled: .failure(.cancelled)) { machine, caller, waiter in
+            machine.requested(token, caller: caller, waiter: waiter)
+        }.get()
     }
 
-    // MARK: - Running the machine
-
-    private func callerCancelled(_ caller: UInt64) {
-        perform(machine.callerCancelled(caller))
+    /// Ends the coordinator: the import in progress is cancelled, every caller waiting (for it or
+    /// for a queued token) throws ``CredentialImportError/shutDown``, the event streams end, and
+    /// every later import is refused the same way. Returns once every task the coordinator
+    /// started has ended.
+    public func shutdown() async {
+        await shell.shutdown()
     }
 
-    private func ledgerAnswered(_ answer: Result<Bool, CredentialStoreError>, attempt: UInt64) {
-        imports[attempt] = nil
-        perform(machine.ledgerAnswered(answer, attempt: attempt))
-    }
+    /// The task owner and change feed the test kit reads (``HandoffShellHost``).
+    package var shellWork: HandoffShellWork { shell.work }
+}
 
-    private func importFinished(_ result: Result<CXFDocument, CredentialImportError>, attempt: UInt64) {
-        imports[attempt] = nil
-        perform(machine.importFinished(result, attempt: attempt))
-    }
-
-    private func timerFired(attempt: UInt64) {
-        timers[attempt] = nil
-        perform(machine.timerFired(attempt: attempt))
-    }
-
-    private func removeSubscriber(_ id: UInt64) {
-        broadcaster.remove(id)
-    }
-
-    private func perform(_ actions: [Machine.Action]) {
-        for action in actions {
-            switch action {
-            case .markUsed(let token, let attempt):
-                let ledger = ledger
-                // Not cancelled with the caller: once begun, the mark must land or fail on its own.
-                imports[attempt] = Task {
-                    let answer: Result<Bool, CredentialStoreError>
-                    do throws(CredentialStoreError) {
-                        answer = .success(try await ledger.markUsed(token))
-                    } catch {
-                        answer = .failure(error)
-                    }
-                    ledgerAnswered(answer, attempt: attempt)
-                }
-            case .startImport(let token, let attempt):
-                let importer = importer
-                let versions = supportedVersions
-                imports[attempt] = Task {
-                    let result = await Self.fetch(token, from: importer, versions: versions)
-                    importFinished(result, attempt: attempt)
-                }
-            case .cancelImport(let attempt):
-                imports.removeValue(forKey: attempt)?.cancel()
-            case .startTimer(let attempt, let duration):
-                let clock = clock
-                timers[attempt] = Task {
-                    guard (try? await clock.sleep(for: duration)) != nil else { return }
-                    timerFired(attempt: attempt)
-                }
-            case .cancelTimer(let attempt):
-                timers.removeValue(forKey: attempt)?.cancel()
-            case .resume(let waiters, let result):
-                for waiter in waiters { waiter.resume(returning: result) }
-            case .emit(let event):
-                broadcaster.publish(event)
-            }
-        }
-    }
-
-    /// Fetches and decodes, off the actor: decoding a large export takes a while.
-    private nonisolated static func fetch(
-        _ token: CredentialImportToken, from importer: any CredentialImporter, versions: [CXFVersion]
-    ) async -> Result<CXFDocument, CredentialImportError> {
-        let payload: CredentialExchangePayload
-        do {
-            payload = try await importer.importCredentials(token: token)
-        } catch {
-            return .failure(error == .cancelled ? .cancelled : .importerFailed(error))
-        }
-        do {
-            return .success(try CXFDocument.decode(payload.bytes, supportedVersions: versions))
-        } catch {
-            if case .unsupportedVersion(let found, let supported) = error {
-                return .failure(.unsupportedVersion(found: found, supported: supported, payload: payload))
-            }
-            return .failure(.invalidData(error, payload: payload))
-        }
+extension CredentialImportCoordinator: CustomReflectable {
+    /// What `dump` and debuggers show: whether an import runs, never a token or a credential.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["isImporting": isImporting], displayStyle: .class)
     }
 }

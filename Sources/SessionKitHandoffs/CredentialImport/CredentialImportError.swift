@@ -26,6 +26,9 @@ public enum CredentialImportError: Error, Sendable, Equatable, CustomStringConve
     case cancelled
     /// The used-token ledger could not be read or written; nothing was imported.
     case storage(CredentialStoreError)
+    /// The coordinator was shut down (``CredentialImportCoordinator/shutdown()``): the import was
+    /// cancelled, and the coordinator takes no more. A token whose import had begun may be spent.
+    case shutDown
 
     /// The data that arrived, when the import failed because it is not readable as the format.
     public var payload: CredentialExchangePayload? {
@@ -47,6 +50,7 @@ public enum CredentialImportError: Error, Sendable, Equatable, CustomStringConve
         case .timedOut: "the import timed out"
         case .cancelled: "the import was cancelled"
         case .storage(let error): "the import token ledger failed: \(error)"
+        case .shutDown: "the import coordinator was shut down"
         }
     }
 }

@@ -8,14 +8,17 @@ import SessionKitCore
 ///     ▲  (another token:          │ already used / store failed
 ///     │   queued behind)          ▼
 ///     └──────────────────── next or idle
+///
+///   any ── shut down ──▶ stopped (every caller, running or queued, answered; every later request refused)
 /// ```
 ///
 /// One import runs at a time. A request for the token in progress (or one already queued) joins
 /// it; a request for another token queues behind it. The token is marked used in the ledger
-/// before the importer sees it, so it can never import twice. No I/O, no `await`, no clock
-/// reads; a ledger answer, result or timer for an attempt that already ended is a harmless race
-/// and does nothing.
-struct CredentialImportMachine<Waiter> {
+/// before the importer sees it, so it can never import twice. The importing phase keeps the
+/// cancel tokens of the import and its timer and hands them back in the actions that end them.
+/// No I/O, no `await`, no clock reads; a ledger answer, result or timer for an attempt that
+/// already ended is a harmless race and does nothing.
+struct CredentialImportMachine<Waiter: Sendable> {
     struct Caller {
         var id: UInt64
         var waiter: Waiter
@@ -26,9 +29,11 @@ struct CredentialImportMachine<Waiter> {
         var callers: [Caller]
     }
 
-    enum Phase: Equatable {
+    enum Phase {
+        /// The ledger write runs; once begun it lands or fails on its own, so nothing cancels it.
         case marking
-        case importing
+        /// The importer runs under `work`; `timer` ends the timeout's wait, when there is one.
+        case importing(work: CancelToken, timer: CancelToken?)
     }
 
     struct Running {
@@ -37,12 +42,12 @@ struct CredentialImportMachine<Waiter> {
         var phase: Phase
     }
 
-    enum Action {
+    enum Action: Sendable {
         case markUsed(CredentialImportToken, attempt: UInt64)
-        case startImport(CredentialImportToken, attempt: UInt64)
-        case cancelImport(attempt: UInt64)
-        case startTimer(attempt: UInt64, after: Duration)
-        case cancelTimer(attempt: UInt64)
+        case startImport(CredentialImportToken, attempt: UInt64, cancel: CancelToken)
+        case cancelImport(attempt: UInt64, CancelToken)
+        case startTimer(attempt: UInt64, after: Duration, cancel: CancelToken)
+        case cancelTimer(attempt: UInt64, CancelToken)
         case resume([Waiter], Result<CXFDocument, CredentialImportError>)
         case emit(CredentialImportEvent)
     }
@@ -50,6 +55,8 @@ struct CredentialImportMachine<Waiter> {
     let timeout: Duration?
     private(set) var running: Running?
     private(set) var queue: [Job] = []
+    /// Shut down: every later request is refused.
+    private(set) var isStopped = false
     private var lastAttempt: UInt64 = 0
 
     init(timeout: Duration?) {
@@ -60,6 +67,7 @@ struct CredentialImportMachine<Waiter> {
     var queuedCount: Int { queue.count }
 
     mutating func requested(_ token: CredentialImportToken, caller id: UInt64, waiter: Waiter) -> [Action] {
+        guard !isStopped else { return [.resume([waiter], .failure(.shutDown))] }
         let caller = Caller(id: id, waiter: waiter)
         if running?.job.token == token {
             running?.job.callers.append(caller)
@@ -77,39 +85,46 @@ struct CredentialImportMachine<Waiter> {
         return start(job)
     }
 
+    /// An activity yielded no token: told like any other failure, in order with the rest.
+    func intakeRefused(_ error: CredentialImportIntakeError) -> [Action] {
+        [.emit(.failed(.intake(error)))]
+    }
+
     mutating func ledgerAnswered(_ answer: Result<Bool, CredentialStoreError>, attempt: UInt64) -> [Action] {
-        guard var current = running, current.attempt == attempt, current.phase == .marking else { return [] }
+        guard var current = running, current.attempt == attempt, case .marking = current.phase else { return [] }
         switch answer {
         case .success(true):
             guard !current.job.callers.isEmpty else {
                 running = nil
                 return [.emit(.abandoned)] + startNext()
             }
-            current.phase = .importing
+            let work = CancelToken()
+            let timer = timeout.map { _ in CancelToken() }
+            current.phase = .importing(work: work, timer: timer)
             running = current
-            var actions: [Action] = [.startImport(current.job.token, attempt: attempt)]
-            if let timeout { actions.append(.startTimer(attempt: attempt, after: timeout)) }
+            var actions: [Action] = [.startImport(current.job.token, attempt: attempt, cancel: work)]
+            if let timeout, let timer { actions.append(.startTimer(attempt: attempt, after: timeout, cancel: timer)) }
             return actions
         case .success(false):
-            return finish(.failure(.alreadyUsed), event: .alreadyUsed, timer: false)
+            return finish(.failure(.alreadyUsed), event: .alreadyUsed)
         case .failure(let error):
-            return finish(.failure(.storage(error)), event: .failed(.storage(error)), timer: false)
+            return finish(.failure(.storage(error)), event: .failed(.storage(error)))
         }
     }
 
     mutating func importFinished(_ result: Result<CXFDocument, CredentialImportError>, attempt: UInt64) -> [Action] {
-        guard let current = running, current.attempt == attempt, current.phase == .importing else { return [] }
+        guard let current = running, current.attempt == attempt, case .importing(_, let timer) = current.phase else { return [] }
         let event: CredentialImportEvent =
             switch result {
             case .success(let document): .imported(document.summary)
             case .failure(let error): .failed(error)
             }
-        return finish(result, event: event, timer: timeout != nil)
+        return finish(result, event: event, after: timer.map { [.cancelTimer(attempt: attempt, $0)] } ?? [])
     }
 
     mutating func timerFired(attempt: UInt64) -> [Action] {
-        guard let current = running, current.attempt == attempt, current.phase == .importing else { return [] }
-        return [.cancelImport(attempt: attempt)] + finish(.failure(.timedOut), event: .failed(.timedOut), timer: false)
+        guard let current = running, current.attempt == attempt, case .importing(let work, _) = current.phase else { return [] }
+        return finish(.failure(.timedOut), event: .failed(.timedOut), after: [.cancelImport(attempt: attempt, work)])
     }
 
     mutating func callerCancelled(_ id: UInt64) -> [Action] {
@@ -119,10 +134,10 @@ struct CredentialImportMachine<Waiter> {
             var actions: [Action] = [.resume([caller.waiter], .failure(.cancelled))]
             // While marking, the ledger write runs to its end; its answer sees no callers and
             // abandons the import.
-            if current.job.callers.isEmpty, current.phase == .importing {
+            if current.job.callers.isEmpty, case .importing(let work, let timer) = current.phase {
                 running = nil
-                actions += [.cancelImport(attempt: current.attempt)]
-                if timeout != nil { actions += [.cancelTimer(attempt: current.attempt)] }
+                actions += [.cancelImport(attempt: current.attempt, work)]
+                if let timer { actions += [.cancelTimer(attempt: current.attempt, timer)] }
                 actions += [.emit(.abandoned)] + startNext()
             }
             return actions
@@ -137,6 +152,28 @@ struct CredentialImportMachine<Waiter> {
         return []
     }
 
+    /// The coordinator shuts down: the import in progress is cancelled, every caller (of it and of
+    /// the queued tokens) gets ``CredentialImportError/shutDown``, and so does every later request.
+    /// A token whose ledger write began may be spent.
+    mutating func shutDown() -> [Action] {
+        guard !isStopped else { return [] }
+        isStopped = true
+        var actions: [Action] = []
+        var jobs = queue
+        queue = []
+        if let current = running {
+            running = nil
+            jobs.insert(current.job, at: 0)
+            if case .importing(let work, let timer) = current.phase {
+                actions += [.cancelImport(attempt: current.attempt, work)]
+                if let timer { actions += [.cancelTimer(attempt: current.attempt, timer)] }
+            }
+        }
+        guard !jobs.isEmpty else { return actions }
+        let waiters = jobs.flatMap { $0.callers.map(\.waiter) }
+        return actions + [.emit(.failed(.shutDown))] + (waiters.isEmpty ? [] : [.resume(waiters, .failure(.shutDown))])
+    }
+
     private mutating func start(_ job: Job) -> [Action] {
         lastAttempt += 1
         running = Running(job: job, attempt: lastAttempt, phase: .marking)
@@ -148,13 +185,20 @@ struct CredentialImportMachine<Waiter> {
         return start(queue.removeFirst())
     }
 
-    private mutating func finish(_ result: Result<CXFDocument, CredentialImportError>, event: CredentialImportEvent, timer: Bool)
-        -> [Action]
-    {
+    /// Ends the import in progress with `result` for all its callers, after `ending` (what stops
+    /// its other work), and starts the next.
+    private mutating func finish(
+        _ result: Result<CXFDocument, CredentialImportError>, event: CredentialImportEvent, after ending: [Action] = []
+    ) -> [Action] {
         guard let current = running else { return [] }
         running = nil
-        var actions: [Action] = timer ? [.cancelTimer(attempt: current.attempt)] : []
-        actions += [.emit(event), .resume(current.job.callers.map(\.waiter), result)]
-        return actions + startNext()
+        return ending + [.emit(event), .resume(current.job.callers.map(\.waiter), result)] + startNext()
+    }
+}
+
+extension CredentialImportMachine: HandoffMachine {
+    static func event(in action: Action) -> CredentialImportEvent? {
+        if case .emit(let event) = action { return event }
+        return nil
     }
 }

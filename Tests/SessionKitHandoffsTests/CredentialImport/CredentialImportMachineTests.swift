@@ -1,5 +1,6 @@
 import Foundation
 import SessionKit
+import SessionKitCore
 import Testing
 
 @testable import SessionKitHandoffs
@@ -17,10 +18,10 @@ import Testing
         actions.map { action in
             switch action {
             case .markUsed(let token, let attempt): "markUsed(\(name(token)), \(attempt))"
-            case .startImport(let token, let attempt): "startImport(\(name(token)), \(attempt))"
-            case .cancelImport(let attempt): "cancelImport(\(attempt))"
-            case .startTimer(let attempt, let duration): "startTimer(\(attempt), \(duration.components.seconds)s)"
-            case .cancelTimer(let attempt): "cancelTimer(\(attempt))"
+            case .startImport(let token, let attempt, _): "startImport(\(name(token)), \(attempt))"
+            case .cancelImport(let attempt, _): "cancelImport(\(attempt))"
+            case .startTimer(let attempt, let duration, _): "startTimer(\(attempt), \(duration.components.seconds)s)"
+            case .cancelTimer(let attempt, _): "cancelTimer(\(attempt))"
             case .resume(let waiters, .success): "resume(\(waiters), document)"
             case .resume(let waiters, .failure(let error)): "resume(\(waiters), \(error))"
             case .emit(let event): "emit(\(event))"
@@ -138,5 +139,56 @@ import Testing
         #expect(machine.queuedCount == 0)
         _ = machine.ledgerAnswered(.success(true), attempt: 1)
         #expect(lines(machine.importFinished(.success(Self.document), attempt: 1)).last == "resume([10], document)")
+    }
+
+    /// The cancel token an action carries, by identity.
+    private func token(_ action: Machine.Action) -> ObjectIdentifier? {
+        switch action {
+        case .startImport(_, _, let token), .cancelImport(_, let token), .startTimer(_, _, let token), .cancelTimer(_, let token):
+            ObjectIdentifier(token)
+        case .markUsed, .resume, .emit:
+            nil
+        }
+    }
+
+    @Test func theCancelActionsHandBackTheTokensTheWorkStartedWith() {
+        var machine = Machine(timeout: .seconds(30))
+        _ = machine.requested(Self.tokenA, caller: 1, waiter: 10)
+        let started = machine.ledgerAnswered(.success(true), attempt: 1).compactMap(token)
+        #expect(Set(started).count == 2)
+        #expect(Set(machine.callerCancelled(1).compactMap(token)) == Set(started))
+    }
+
+    @Test func shuttingDownAnswersEveryCallerRunningOrQueuedAndRefusesLaterOnes() {
+        var machine = Machine(timeout: .seconds(30))
+        _ = machine.requested(Self.tokenA, caller: 1, waiter: 10)
+        _ = machine.requested(Self.tokenA, caller: 2, waiter: 20)
+        _ = machine.requested(Self.tokenB, caller: 3, waiter: 30)
+        let started = machine.ledgerAnswered(.success(true), attempt: 1)
+        let stopping = machine.shutDown()
+        #expect(
+            lines(stopping) == [
+                "cancelImport(1)", "cancelTimer(1)", "emit(failed: the import coordinator was shut down)",
+                "resume([10, 20, 30], the import coordinator was shut down)",
+            ])
+        #expect(Set(stopping.compactMap(token)) == Set(started.compactMap(token)))
+        #expect(machine.running == nil)
+        #expect(machine.queuedCount == 0)
+        #expect(lines(machine.requested(Self.tokenB, caller: 4, waiter: 40)) == ["resume([40], the import coordinator was shut down)"])
+        // What the ended work reports late, a late cancellation and a second shutdown are harmless.
+        #expect(lines(machine.importFinished(.success(Self.document), attempt: 1)).isEmpty)
+        #expect(lines(machine.timerFired(attempt: 1)).isEmpty)
+        #expect(lines(machine.callerCancelled(1)).isEmpty)
+        #expect(lines(machine.shutDown()).isEmpty)
+    }
+
+    @Test func shuttingDownWhileMarkingLetsTheLedgerWriteEndOnItsOwn() {
+        var machine = Machine(timeout: nil)
+        _ = machine.requested(Self.tokenA, caller: 1, waiter: 10)
+        #expect(
+            lines(machine.shutDown()) == [
+                "emit(failed: the import coordinator was shut down)", "resume([10], the import coordinator was shut down)",
+            ])
+        #expect(lines(machine.ledgerAnswered(.success(true), attempt: 1)).isEmpty)
     }
 }
