@@ -1,5 +1,5 @@
 public import Foundation
-public import SessionKitCore
+package import SessionKitCore
 import SessionKitJOSE
 import Synchronization
 
