@@ -3,31 +3,31 @@ import SessionKit
 import SessionKitTesting
 
 /// A cold launch with a valid stored session: a new `Session` on a `FileCredentialStore` and its
-/// `restore()`, against the least a launch must do, a bare read and decode of the same store file
-/// (a new `FileCredentialStore` and its `load()`). Both run side by side, interleaved, in each
-/// round; the ratio of the medians is the measure. The provider must see no request at all.
+/// `restore()`, wired as the other benchmarks' (``BenchmarkSession``: the ``SuspendingTransport``,
+/// the store in a temporary directory), against the least a launch must do, a bare read and decode
+/// of the same store file (a new `FileCredentialStore` and its `load()`). Both run side by side,
+/// interleaved, in each round; the ratio of the medians is the measure. The provider must see no
+/// request at all.
 struct ColdLaunchBenchmark {
     static let iterations = 200
 
     var restoreMicroseconds = Samples()
     var loadMicroseconds = Samples()
     private(set) var requests: [Int] = []
-    private let environment: SimulatedSessionEnvironment
-    private let directory: URL
+    private let environment: BenchmarkSession
+    private var directory: URL { environment.directory.url }
 
-    private init(environment: SimulatedSessionEnvironment, directory: URL) {
+    private init(environment: BenchmarkSession) {
         self.environment = environment
-        self.directory = directory
     }
 
-    /// Signs in once and writes the verified session to a store directory of its own.
+    /// Signs in once, which writes the verified session to the store's directory, and shuts that
+    /// session down: every launch after it starts from the file alone.
     static func make() async throws -> ColdLaunchBenchmark {
-        let environment = try SimulatedSessionEnvironment()
-        environment.presenter.enqueue(.approve(subject: "alice"))
-        try await environment.session.signIn()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sessionkit-cold-launch-\(UUID().uuidString)")
-        try await FileCredentialStore(directory: directory).save(environment.store.record)
-        return ColdLaunchBenchmark(environment: environment, directory: directory)
+        let environment = try BenchmarkSession()
+        try await environment.signIn()
+        await environment.session.shutdown()
+        return ColdLaunchBenchmark(environment: environment)
     }
 
     /// One round: `iterations` launches of each kind, alternating.
@@ -40,7 +40,8 @@ struct ColdLaunchBenchmark {
         for _ in 0..<Self.iterations {
             let start = clock.now
             let session = Session(
-                configuration: environment.configuration, transport: environment.provider, store: FileCredentialStore(directory: directory),
+                configuration: environment.configuration, transport: environment.transport,
+                store: FileCredentialStore(directory: directory),
                 presenter: environment.presenter, clock: environment.clock,
                 wallClock: { [clock = environment.clock] in clock.wallClockNow() })
             let stage = try await session.restore()
@@ -61,6 +62,6 @@ struct ColdLaunchBenchmark {
     var maximumRequests: Int { requests.max() ?? 0 }
 
     func removeDirectory() {
-        try? FileManager.default.removeItem(at: directory)
+        environment.directory.remove()
     }
 }

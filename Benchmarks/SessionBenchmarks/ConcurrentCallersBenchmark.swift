@@ -5,7 +5,8 @@ import Synchronization
 
 /// K callers ask for a token at the moment it is due, against the simulated provider whose token
 /// endpoint is scripted to answer slowly (in simulated time), so every caller joins the one refresh
-/// before the response exists.
+/// before the response exists. The session is wired as an app's (``BenchmarkSession``): its refresh
+/// suspends in the ``SuspendingTransport`` and writes the result durably to a `FileCredentialStore`.
 ///
 /// One run, timed on the real clock:
 /// - t0: just before the callers are launched (one task running a discarding task group of K tasks);
@@ -16,9 +17,12 @@ import Synchronization
 ///
 /// join = t1 - t0, resume = t3 - t2, total = t3 - t0. Per waiter = (total(K) - median total(1)) / K.
 ///
-/// The same harness drives two ``BareCoalescer``s (t2 is then the call that resumes everyone):
-/// ``LockCoalescer``, whose per-waiter cost is the floor Swift's tasks and executors set on this
-/// machine, and ``ActorCoalescer``, what the plainest actor-based coalescer costs.
+/// The same harness drives two ``BareCoalescer``s: ``LockCoalescer``, whose per-waiter cost is the
+/// floor Swift's tasks and executors set on this machine, and ``ActorCoalescer``, what the plainest
+/// actor-based coalescer costs. From t2 a floor does the bare work of the one refresh (a
+/// ``BareRefresh`` on the same transport and kind of store) and then resumes everyone, as the
+/// session resumes its callers only after its refresh is verified and durable. That work is the
+/// same for every K, so per waiter it cancels out; it keeps each run's shape like the session's.
 struct ConcurrentCallersBenchmark {
     /// What the callers wait on.
     enum Subject: String, CaseIterable, Sendable {
@@ -44,6 +48,8 @@ struct ConcurrentCallersBenchmark {
 
     let counts: [Int]
     private(set) var runs: [Subject: [Int: [Run]]] = [:]
+    /// The floors' refresh, made on the first round.
+    private var bareRefresh: BareRefresh?
 
     init(counts: [Int]) {
         self.counts = counts
@@ -52,18 +58,32 @@ struct ConcurrentCallersBenchmark {
     /// One round: every K once, in an order that rotates from round to round.
     @concurrent
     mutating func runRound(_ round: Int) async throws {
+        var bare: BareRefresh
+        if let made = bareRefresh {
+            bare = made
+        } else {
+            bare = try await BareRefresh.make(on: BenchmarkSession())
+        }
+        defer { bareRefresh = bare }
         let shift = round % counts.count
         for callers in counts[shift...] + counts[..<shift] {
             for subject in round.isMultiple(of: 2) ? Subject.allCases : Subject.allCases.reversed() {
                 let run =
                     switch subject {
                     case .session: try await Self.run(callers: callers)
-                    case .floor: await Self.runFloor(callers: callers, on: LockCoalescer(token: Self.floorToken))
-                    case .actorFloor: await Self.runFloor(callers: callers, on: ActorCoalescer(token: Self.floorToken))
+                    case .floor: try await Self.runFloor(callers: callers, on: LockCoalescer(token: Self.floorToken), refreshing: &bare)
+                    case .actorFloor:
+                        try await Self.runFloor(callers: callers, on: ActorCoalescer(token: Self.floorToken), refreshing: &bare)
                     }
                 runs[subject, default: [:]][callers, default: []].append(run)
             }
         }
+    }
+
+    /// Removes the floors' store.
+    mutating func finish() async {
+        await bareRefresh?.finish()
+        bareRefresh = nil
     }
 
     /// The median of a timing over the rounds for `callers`.
@@ -101,10 +121,9 @@ struct ConcurrentCallersBenchmark {
 
     @concurrent
     private static func run(callers: Int) async throws -> Run {
-        let environment = try SimulatedSessionEnvironment()
+        let environment = try BenchmarkSession()
         let session = environment.session
-        environment.presenter.enqueue(.approve(subject: "alice"))
-        try await session.signIn()
+        try await environment.signIn()
         // The one-hour token is now due within the 60 s lead time.
         environment.clock.advance(by: .seconds(3540))
         environment.provider.script(.slow(.milliseconds(250)), on: .token)
@@ -135,10 +154,11 @@ struct ConcurrentCallersBenchmark {
         let t2 = clock.now
         let t3 = await callersTask.value
         let cpu = ProcessCPUTime.now() - cpu0
+        let refreshRequests = environment.provider.requestCount(grantType: "refresh_token") - refreshesBefore
+        await environment.finish()
         return Run(
             callers: callers, join: t0.duration(to: t1).nanoseconds, resume: t2.duration(to: t3).nanoseconds,
-            total: t0.duration(to: t3).nanoseconds, cpu: cpu.nanoseconds,
-            refreshRequests: environment.provider.requestCount(grantType: "refresh_token") - refreshesBefore, served: served.value,
+            total: t0.duration(to: t3).nanoseconds, cpu: cpu.nanoseconds, refreshRequests: refreshRequests, served: served.value,
             polls: polls)
     }
 }
@@ -147,7 +167,9 @@ extension ConcurrentCallersBenchmark {
     fileprivate static let floorToken = BaselineTokenSource.Token(value: String(repeating: "x", count: 40), expiresAt: .distantFuture)
 
     @concurrent
-    fileprivate static func runFloor(callers: Int, on coalescer: some BareCoalescer) async -> Run {
+    fileprivate static func runFloor(callers: Int, on coalescer: some BareCoalescer, refreshing bare: inout BareRefresh) async throws
+        -> Run
+    {
         let clock = ContinuousClock()
         let served = Counter()
         let cpu0 = ProcessCPUTime.now()
@@ -169,6 +191,7 @@ extension ConcurrentCallersBenchmark {
         }
         let t1 = clock.now
         let t2 = clock.now
+        try await bare.refresh()
         await coalescer.resumeAll()
         let t3 = await callersTask.value
         let cpu = ProcessCPUTime.now() - cpu0

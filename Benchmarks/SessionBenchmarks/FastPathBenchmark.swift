@@ -13,8 +13,10 @@ import SessionKitTesting
 ///   executor, so the compiler may leave the task on the callee's executor between calls, and the
 ///   bare call shrinks to a same-executor check: a floor, shown for context.
 ///
-/// Callees: a session wired as an app wires it (`ContinuousClock`, no wall clock given, so the system's); the
-/// test kit's session (`TestClock`, whose simulated wall clock is read under a lock); the bare actor.
+/// Callees: a session wired as an app wires it (`ContinuousClock`, no wall clock given, so the system's,
+/// the ``SuspendingTransport`` and a `FileCredentialStore` in a temporary directory); the test kit's
+/// session (`TestClock`, whose simulated wall clock is read under a lock, in-memory store); the bare
+/// actor. The fast path sends nothing and reads no store: it must never refresh.
 struct FastPathBenchmark {
     enum Caller: String, CaseIterable, Sendable {
         case actor
@@ -42,6 +44,7 @@ struct FastPathBenchmark {
     private let testKit: SimulatedSessionEnvironment
     private let baseline: BaselineTokenSource
     private let actorCaller = ActorCaller()
+    private let directories: [BenchmarkDirectory]
 
     /// Nanoseconds per call.
     private(set) var nanoseconds: [Pair: Samples] = [:]
@@ -59,20 +62,22 @@ struct FastPathBenchmark {
         let provider = try SimulatedProvider(
             configuration: providerConfiguration, clock: ContinuousClock(), now: { Date() },
             signingKeys: SimulatedProviderKeys.shared(count: 1))
+        let transport = SuspendingTransport(provider)
         let presenter = ScriptedPresenter(provider: provider)
         let configuration = SessionConfiguration(
             provider: try ProviderConfiguration.onePass(
                 clientID: providerConfiguration.clientID, redirectURI: providerConfiguration.redirectURI,
                 issuer: providerConfiguration.issuer))
+        let directories = [BenchmarkDirectory(), BenchmarkDirectory()]
         let systemSession = Session(
-            configuration: configuration, transport: provider, store: InMemoryCredentialStore(), presenter: presenter,
-            clock: ContinuousClock())
+            configuration: configuration, transport: transport, store: FileCredentialStore(directory: directories[0].url),
+            presenter: presenter, clock: ContinuousClock())
         presenter.enqueue(.approve(subject: "alice"))
         try await systemSession.signIn()
         let frozenNow = Date()
         let frozenSession = Session(
-            configuration: configuration, transport: provider, store: InMemoryCredentialStore(), presenter: presenter,
-            clock: ContinuousClock(), wallClock: { frozenNow })
+            configuration: configuration, transport: transport, store: FileCredentialStore(directory: directories[1].url),
+            presenter: presenter, clock: ContinuousClock(), wallClock: { frozenNow })
         presenter.enqueue(.approve(subject: "alice"))
         try await frozenSession.signIn()
 
@@ -80,14 +85,15 @@ struct FastPathBenchmark {
         let baseline = BaselineTokenSource(value: String(repeating: "x", count: token.secret.value.utf8.count), expiresAt: token.expiresAt)
         return FastPathBenchmark(
             iterations: iterations, systemSession: systemSession, frozenSession: frozenSession, systemProvider: provider, testKit: testKit,
-            baseline: baseline)
+            baseline: baseline, directories: directories)
     }
 
     private init(
         iterations: Int, systemSession: Session, frozenSession: Session,
         systemProvider: SimulatedProvider<ContinuousClock>,
-        testKit: SimulatedSessionEnvironment, baseline: BaselineTokenSource
+        testKit: SimulatedSessionEnvironment, baseline: BaselineTokenSource, directories: [BenchmarkDirectory]
     ) {
+        self.directories = directories
         self.iterations = iterations
         self.systemSession = systemSession
         self.frozenSession = frozenSession
@@ -113,6 +119,12 @@ struct FastPathBenchmark {
                 }
             }
         }
+    }
+
+    /// Shuts the sessions down and removes their stores.
+    func finish() async {
+        for session in [systemSession, frozenSession, testKit.session] { await session.shutdown() }
+        for directory in directories { directory.remove() }
     }
 
     /// How many refreshes the sessions made; the fast path must make none.

@@ -43,7 +43,9 @@ do {
         if suite.groups.contains("month") {
             print(Report.spread("month, wall time        ", result.month.milliseconds, scale: 1, unit: "ms"))
             print(Report.spread("month, cpu time         ", result.month.cpuMilliseconds, scale: 1, unit: "ms"))
-            print(Report.spread("month, signing floor    ", result.month.signingMilliseconds, scale: 1, unit: "ms"))
+            print(Report.spread("month, floor wall time  ", result.month.floorMilliseconds, scale: 1, unit: "ms"))
+            print(Report.spread("month, floor cpu time   ", result.month.floorCPUMilliseconds, scale: 1, unit: "ms"))
+            print(Report.spread("month / floor, per round", result.month.ratios, scale: 1, unit: "x"))
         }
         if suite.groups.contains("concurrent") {
             print("")
@@ -55,6 +57,8 @@ do {
         }
         print("")
         print(Report.measuresTable(result.measures))
+        print("")
+        print(Report.targetsTable(result.measures))
     }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
