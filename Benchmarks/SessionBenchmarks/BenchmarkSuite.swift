@@ -128,6 +128,7 @@ struct BenchmarkSuite {
             measures.append(Measure("month.cpu_time", month.cpuMilliseconds.median / 1e3, unit: "s"))
             measures.append(Measure("month.floor_cpu_time", month.floorCPUMilliseconds.median / 1e3, unit: "s"))
             measures.append(Measure("month.cpu_over_floor_cpu", month.cpuRatios.median, unit: "x"))
+            measures.append(Measure("month.key_set_fetches", Double(month.keySetFetches.max() ?? 0), unit: "requests"))
             // Any round that refreshed a different number of times is the one shown.
             let refreshes = month.refreshCounts.first { $0 != SimulatedMonthBenchmark.refreshes } ?? SimulatedMonthBenchmark.refreshes
             measures.append(

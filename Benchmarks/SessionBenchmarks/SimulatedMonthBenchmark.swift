@@ -28,6 +28,11 @@ struct SimulatedMonthBenchmark {
     /// without the time spent waiting for the disk).
     var cpuRatios = Samples()
     private(set) var refreshCounts: [Int] = []
+    /// Per round: how many times the session fetched the provider's key set during the month. Its
+    /// cached keys live an hour (`SessionConfiguration.keySetTimeToLive`), so one refresh in four
+    /// finds them stale, writes the rotated token durably as pending, fetches the keys, and writes
+    /// again once verified. The floor fetches no keys.
+    private(set) var keySetFetches: [Int] = []
 
     /// One round: a fresh session, signed in, then 2 880 steps of 15 minutes.
     ///
@@ -42,6 +47,7 @@ struct SimulatedMonthBenchmark {
         try await wiring.signIn()
         var floor = try await BareRefresh.make(on: BenchmarkSession(beside: wiring))
         let before = wiring.provider.requestCount(grantType: "refresh_token")
+        let keySetBefore = wiring.provider.requestCount(for: .jwks)
 
         let clock = ContinuousClock()
         var checksum = 0.0
@@ -69,6 +75,7 @@ struct SimulatedMonthBenchmark {
         }
         // The floor's refreshes are on the same provider: count the session's before they are added.
         let sessionRefreshes = wiring.provider.requestCount(grantType: "refresh_token") - before - Self.refreshes
+        keySetFetches.append(wiring.provider.requestCount(for: .jwks) - keySetBefore)
         Sink.consume(checksum)
         Sink.consume(Double(floor.checksum))
         await floor.finish()
