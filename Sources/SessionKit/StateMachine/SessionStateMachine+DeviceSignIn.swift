@@ -4,24 +4,15 @@ extension SessionStateMachine {
     /// The app called `signInWithDeviceCode()`: the same handoff stage as a browser sign-in, with
     /// a device sign-in as its payload, and the same rules for who may start one.
     mutating func deviceSignIn(id: WaiterID, waiter: Waiter) -> [Action] {
-        switch state {
-        case .signedOut:
-            return beginDeviceHandoff(id: id, waiter: waiter)
-        case .revoking(let operation):
-            return leaveRevokingForSignIn(operation) + beginDeviceHandoff(id: id, waiter: waiter)
-        case .active(let active) where active.tokens.isGuest:
-            // Signing in from a guest session: the guest is kept until the sign-in is verified.
-            return beginDeviceHandoff(id: id, waiter: waiter, from: .active, guest: active.tokens)
-        case .refreshing(let refreshing) where refreshing.previous?.isGuest == true:
-            // The guest's key is being renewed; a sign-in may start once it is active again.
-            return [.resume([waiter], .failed(.signInInProgress))]
-        case .handoff, .verifying:
-            return [.resume([waiter], .failed(.signInInProgress))]
-        case .active, .refreshing:
-            return [.resume([waiter], .failed(.alreadySignedIn))]
-        case .disconnecting:
-            return [.resume([waiter], .failed(.accountDeletionInProgress))]
-        case .modifying, .stopped:
+        switch SignInAdmission(.device, in: state) {
+        case .start(let from, let guest, let leaving):
+            let left = leaving.map { leaveRevokingForSignIn($0) } ?? []
+            return left + beginDeviceHandoff(id: id, waiter: waiter, from: from, guest: guest)
+        case .answer(let result):
+            return [.resume([waiter], result)]
+        case .joinGuestBootstrap:
+            return inconsistency("a device sign-in was admitted to a guest bootstrap", resuming: [waiter])
+        case .outOfService:
             return outOfService(waiter: waiter)
         }
     }

@@ -22,35 +22,27 @@ import SessionKitCore
 extension SessionStateMachine {
     /// The app called `startGuestSession()`.
     mutating func guestSessionRequested(id: WaiterID, waiter: Waiter) -> [Action] {
-        switch state {
-        case .signedOut:
+        switch SignInAdmission(.guest, in: state) {
+        case .start(from: .signedOut, guest: nil, leaving: nil):
             generation += 1
             state = .verifying(Verifying(attempt: nil, waiters: WaiterList(id, waiter), bootstrapsGuest: true))
             return [
                 .transition(from: .signedOut, to: .verifying, reason: .guestSessionRequested),
                 .bootstrapGuest(generation: generation),
             ]
-        case .verifying(var verifying) where verifying.bootstrapsGuest:
-            // Joins the bootstrap under way: one request for every caller.
+        case .start:
+            return inconsistency("a guest session was admitted over another session", resuming: [waiter])
+        case .joinGuestBootstrap:
+            guard case .verifying(var verifying) = state else {
+                return inconsistency("a guest bootstrap was joined outside verifying", resuming: [waiter])
+            }
             state = .modifying
             verifying.waiters.append(id, waiter)
             state = .verifying(verifying)
             return []
-        case .active(let active) where active.tokens.isGuest:
-            // Already a guest session: it is the one asked for.
-            return [.resume([waiter], .tokens(active.tokens))]
-        case .refreshing(let refreshing) where refreshing.previous?.isGuest == true:
-            // Its key is being renewed; the one held is the guest session asked for.
-            return [.resume([waiter], refreshing.previous.map { .tokens($0) } ?? .failed(.notSignedIn))]
-        case .active, .refreshing:
-            return [.resume([waiter], .failed(.alreadySignedIn))]
-        case .handoff, .verifying:
-            return [.resume([waiter], .failed(.signInInProgress))]
-        case .revoking:
-            return [.resume([waiter], .failed(.signOutInProgress))]
-        case .disconnecting:
-            return [.resume([waiter], .failed(.accountDeletionInProgress))]
-        case .modifying, .stopped:
+        case .answer(let result):
+            return [.resume([waiter], result)]
+        case .outOfService:
             return outOfService(waiter: waiter)
         }
     }
