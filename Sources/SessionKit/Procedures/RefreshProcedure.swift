@@ -255,7 +255,7 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             return finish(.notSignedIn)
         }
         stored = session
-        if let previous, !Self.sameAccount(session, previous) { return finish(.anotherAccount) }
+        if let previous, !OneAccountPerStore.sameAccount(session, previous) { return finish(.anotherAccount) }
         if session.refreshToken == nil, session.pendingRefreshToken == nil {
             // Nothing to refresh with: the stored access token is all there is, if still good.
             phase = .checkingAdoption
@@ -267,17 +267,6 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             return .adopt(session)
         }
         return request(session)
-    }
-
-    /// Whether `stored` is the account `previous` belongs to: the same issuer, and the same `sub` or
-    /// a merge claim (`canonical_sub`, `linked_subs`) linking the two.
-    static func sameAccount(_ stored: StoredSession, _ previous: StoredSession) -> Bool {
-        guard stored.issuer == previous.issuer else { return false }
-        if stored.subject == previous.subject { return true }
-        let storedEffective = stored.canonicalSubject ?? stored.subject
-        let previousEffective = previous.canonicalSubject ?? previous.subject
-        if storedEffective == previousEffective { return true }
-        return (stored.linkedSubjects ?? []).contains(previous.subject) || (previous.linkedSubjects ?? []).contains(stored.subject)
     }
 
     private mutating func request(_ session: StoredSession) -> Step {

@@ -89,15 +89,13 @@ extension Session {
             case .failure(let error): return .failure(.guestBootstrapFailed(error))
             }
             do throws(CredentialStoreError) {
-                var record = try await store.load()
-                if let stored = record.session, stored.isGuest != true {
-                    // One account per store: a signed-in session another process stored is not the guest's to replace.
+                let record = try await store.load()
+                let tokens = verifier.acceptGuest(guest, rotation: (record.session?.rotation ?? previous?.rotation ?? 0) + 1)
+                guard let updated = OneAccountPerStore.guestRecord(record, storing: tokens.stored()) else {
                     return .failure(.anotherAccountInStore)
                 }
-                let tokens = verifier.acceptGuest(guest, rotation: (record.session?.rotation ?? previous?.rotation ?? 0) + 1)
                 guard self.isCurrent(generation) else { return .failure(.guestBootstrapFailed(.cancelled)) }
-                record.session = tokens.stored()
-                try await store.save(record)
+                try await store.save(updated)
                 return .success((tokens, guest.startedOver))
             } catch {
                 return .failure(.storage(error))
@@ -143,27 +141,5 @@ extension Session {
     /// behind the person's confirmation, so a removal that fails does not hold the ending up.
     func removeHighAssuranceItem() async {
         try? await configuration.highAssurance?.remove()
-    }
-}
-
-extension RefreshFailure {
-    /// How a guest key renewal's failure reaches the machine: a failure that may pass is retried
-    /// on the refresh policy; a refused secret (after the one fresh bootstrap), a refusal or a
-    /// store that could not keep the credential ends the guest session.
-    init(guestRenewal error: SessionError, attempt: Int, policy: RetryPolicy, random: inout some RandomNumberGenerator) {
-        switch error.kind {
-        case .guestBootstrapFailed(let bootstrap) where bootstrap.isTransient:
-            let retryAfter: Duration? = if case .unavailable(_, let after) = bootstrap { after } else { nil }
-            self = .transient(error, retryIn: policy.delay(afterAttempt: attempt, retryAfter: retryAfter, using: &random))
-        case .guestBootstrapFailed(.cancelled):
-            // Superseded (the machine has moved on and drops it) or cancelled with the session.
-            self = .transient(error, retryIn: nil)
-        case .guestBootstrapFailed(.storage(let storage)):
-            self = .permanent(.storage(storage))
-        case .guestBootstrapFailed(.inconsistent(let what)):
-            self = .inconsistent(what)
-        default:
-            self = .permanent(error)
-        }
     }
 }

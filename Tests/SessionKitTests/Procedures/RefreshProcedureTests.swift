@@ -257,13 +257,13 @@ struct RefreshProcedureAccountTests {
         var merged = F.session("RT-2", rotation: 1, subject: "alice-new")
         merged.canonicalSubject = "alice-new"
         merged.linkedSubjects = ["alice"]
-        #expect(RefreshProcedure<PlannedTokens>.sameAccount(merged, F.session("RT-1")))
+        #expect(OneAccountPerStore.sameAccount(merged, F.session("RT-1")))
         var canonical = F.session("RT-2", rotation: 1, subject: "alice-device")
         canonical.canonicalSubject = "alice"
-        #expect(RefreshProcedure<PlannedTokens>.sameAccount(canonical, F.session("RT-1")))
-        #expect(!RefreshProcedure<PlannedTokens>.sameAccount(F.session("RT-2", subject: "bob"), F.session("RT-1")))
+        #expect(OneAccountPerStore.sameAccount(canonical, F.session("RT-1")))
+        #expect(!OneAccountPerStore.sameAccount(F.session("RT-2", subject: "bob"), F.session("RT-1")))
         var otherIssuer = F.session("RT-2")
         otherIssuer.issuer = "https://other.example"
-        #expect(!RefreshProcedure<PlannedTokens>.sameAccount(otherIssuer, F.session("RT-1")))
+        #expect(!OneAccountPerStore.sameAccount(otherIssuer, F.session("RT-1")))
     }
 }
