@@ -340,24 +340,22 @@ public final class Session: Sendable {
         // frame less keeps a suspended caller within its task's first allocation block.
         let id = nextWaiterID()
         let now = wallClock()
-        let outcome = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<TokenOutcome, Never>) in
+        let answer = await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<TokenAnswer, Never>) in
                 // Under the lock, so a cancellation either is seen here or finds the caller waiting.
                 let joined = core.withLock { core in
                     Task.isCancelled ? nil : core.machine.joinRefresh(id: id, waiter: .accessToken(continuation), now: now)
                 }
                 switch joined {
                 case true?: changes.notify()
-                case false?: continuation.resume(returning: TokenOutcome.notJoined)
-                case nil: continuation.resume(returning: TokenOutcome.cancelled)
+                case false?: continuation.resume(returning: .refreshEnded)
+                case nil: continuation.resume(returning: .cancelledFirst)
                 }
             }
         } onCancel: {
             waiterCancelled(id)
         }
-        // The refresh ended between the look at the handout and the join: ask the machine.
-        if outcome === TokenOutcome.notJoined { return try await waitForTokens(force: false) }
-        return try outcome.result.get()
+        return try await token(from: answer)
     }
 
     /// A token newer than the one held when it was called, or the reason there is none.
@@ -516,9 +514,19 @@ public final class Session: Sendable {
 
     private func waitForTokens(force: Bool) async throws(SessionError) -> AccessToken {
         let now = wallClock()
-        return try await suspend(cancelled: TokenOutcome.cancelled, as: SessionWaiter.accessToken) { machine, id, waiter in
+        let answer = await suspend(cancelled: TokenAnswer.cancelledFirst, as: SessionWaiter.accessToken) { machine, id, waiter in
             machine.tokenRequested(id: id, waiter: waiter, now: now, force: force)
-        }.result.get()
+        }
+        return try await token(from: answer)
+    }
+
+    private func token(from answer: TokenAnswer) async throws(SessionError) -> AccessToken {
+        switch answer {
+        case .answered(let outcome): return try outcome.result.get()
+        case .cancelledFirst: throw .cancelled
+        // The refresh ended between the look at the handout and the join: ask the machine.
+        case .refreshEnded: return try await waitForTokens(force: false)
+        }
     }
 
     func suspend(_ input: (inout Machine, WaiterID, Waiter) -> [Machine.Action]) async -> WaiterResult<VerifiedTokens> {

@@ -5,14 +5,14 @@ enum SessionWaiter: Sendable {
     /// Waits for the outcome of a sign-in, restore, sign-out or deletion.
     case outcome(UnsafeContinuation<WaiterResult<VerifiedTokens>, Never>)
     /// Waits for an access token only (`validAccessToken()`, `refresh()`).
-    case accessToken(UnsafeContinuation<TokenOutcome, Never>)
+    case accessToken(UnsafeContinuation<TokenAnswer, Never>)
 
     /// Resumes the caller with `result`; a caller waiting for an access token gets `token` (the
     /// same result, made once and shared by every such caller of one resume) or one made here.
     func resume(with result: WaiterResult<VerifiedTokens>, token: TokenOutcome? = nil) {
         switch self {
         case .outcome(let continuation): continuation.resume(returning: result)
-        case .accessToken(let continuation): continuation.resume(returning: token ?? TokenOutcome(result))
+        case .accessToken(let continuation): continuation.resume(returning: .answered(token ?? TokenOutcome(result)))
         }
     }
 }
@@ -35,9 +35,16 @@ final class TokenOutcome: Sendable {
         case .failed(let error): self.init(.failure(error))
         }
     }
+}
 
-    /// A caller whose task was cancelled.
-    static let cancelled = TokenOutcome(.failure(.cancelled))
-    /// A caller that found no refresh to join after all, and asks the machine instead.
-    static let notJoined = TokenOutcome(.failure(.notSignedIn))
+/// How a caller waiting for an access token comes back: three outcomes, each its own case (one
+/// pointer wide, like the ``TokenOutcome`` it carries).
+enum TokenAnswer: Sendable {
+    /// The machine answered: the token, or why there is none.
+    case answered(TokenOutcome)
+    /// The caller's task was cancelled before the machine held it.
+    case cancelledFirst
+    /// The caller came to join a refresh in flight and found it ended between its look at the
+    /// handout and the join: it asks the machine instead.
+    case refreshEnded
 }
