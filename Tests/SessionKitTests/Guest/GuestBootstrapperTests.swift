@@ -240,6 +240,23 @@ struct GuestBootstrapperTests {
         #expect(setup.store.guest == nil)
     }
 
+    @Test func shutdownAnswersItsCallersEndsItsWorkAndRefusesMore() async throws {
+        let setup = try Setup()
+        let bootstrapper = setup.bootstrapper()
+        setup.fixture.provider.script(.slow(.seconds(2)), on: .anonymousBootstrap)
+        let caller = Self.call(bootstrapper)
+        await setup.fixture.clock.waitForSleepers(count: 1)
+        await waitUntil(bootstrapper.changes) { bootstrapper.waitingCallerCount == 1 }
+        // The clock never moves: the bootstrap in flight ends because it was cancelled.
+        await bootstrapper.shutdown()
+        #expect(bootstrapper.liveTaskCount == 0)
+        #expect(await caller.value == .failure(.cancelled))
+        #expect(setup.store.guest?.deviceSecret == nil)
+        let sent = setup.fixture.provider.requestCount(for: .anonymousBootstrap)
+        #expect(await Self.call(bootstrapper).value == .failure(.cancelled))
+        #expect(setup.fixture.provider.requestCount(for: .anonymousBootstrap) == sent)
+    }
+
     @Test func aFailedResetIsATypedError() async throws {
         let setup = try Setup()
         let bootstrapper = setup.bootstrapper()

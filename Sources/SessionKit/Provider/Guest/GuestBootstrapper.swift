@@ -16,7 +16,8 @@ import Synchronization
 ///
 /// ``reset()`` forgets the guest credential (sign-out of a guest, or a promotion to a signed-in
 /// account): callers waiting for a bootstrap under way get ``AnonymousBootstrapError/cancelled``,
-/// and that bootstrap writes nothing more.
+/// and that bootstrap writes nothing more. ``shutdown()`` ends the bootstrapper and every task it
+/// started.
 public final class GuestBootstrapper: Sendable {
     private let run: GuestBootstrapRun
     private let owner = TaskOwner()
@@ -83,6 +84,20 @@ public final class GuestBootstrapper: Sendable {
             throw .storage(error)
         }
     }
+
+    /// Ends the bootstrapper: callers waiting for a bootstrap under way get
+    /// ``AnonymousBootstrapError/cancelled``, that bootstrap writes nothing more, and this returns
+    /// once every task the bootstrapper started has ended. Later calls to ``bootstrap()`` throw
+    /// ``AnonymousBootstrapError/cancelled`` without sending anything; the stored credential is
+    /// kept (``reset()`` forgets it).
+    public func shutdown() async {
+        generation.add(1, ordering: .relaxed)
+        flight.cancelFlight(cancelled: .cancelled)
+        await owner.shutdown()
+    }
+
+    /// How many tasks of the bootstrapper are alive, for tests that check ``shutdown()``.
+    package var liveTaskCount: Int { owner.liveChildren }
 
     private func runUnderLease(generation started: UInt64) async -> Result<GuestTokens, AnonymousBootstrapError> {
         do {
