@@ -20,8 +20,8 @@ import SessionKitCore
 ///     scheduleRetry()   // the same reference, unchanged
 /// }
 /// ```
-public final class AccessRequestHandoff<C: Clock>: Sendable, HandoffShellHost where C.Duration == Duration {
-    private let shell: HandoffShell<AccessRequestRunner<C>>
+public final class AccessRequestHandoff<C: Clock>: Sendable, ShellHost where C.Duration == Duration {
+    private let shell: MachineShell<AccessRequestRunner<C>>
 
     /// Creates a handoff.
     ///
@@ -31,7 +31,7 @@ public final class AccessRequestHandoff<C: Clock>: Sendable, HandoffShellHost wh
     ///   - timeout: How long to wait for an answer before dismissing the sheet; `nil` waits as
     ///     long as the person takes.
     public init(presenter: any AccessRequestPresenter, clock: C, timeout: Duration? = nil) {
-        self.shell = HandoffShell(AccessRequestMachine(timeout: timeout), runner: AccessRequestRunner(presenter: presenter, clock: clock))
+        self.shell = MachineShell(AccessRequestMachine(timeout: timeout), runner: AccessRequestRunner(presenter: presenter, clock: clock))
     }
 
     /// Whether an access request is in flight.
@@ -69,8 +69,8 @@ public final class AccessRequestHandoff<C: Clock>: Sendable, HandoffShellHost wh
         await shell.shutdown()
     }
 
-    /// The task owner and change feed the test kit reads (``HandoffShellHost``).
-    package var shellWork: HandoffShellWork { shell.work }
+    /// The task owner and change feed the test kit reads (``ShellHost``).
+    package var shellWork: ShellWork { shell.work }
 }
 
 extension AccessRequestHandoff: CustomReflectable {

@@ -147,7 +147,7 @@ struct AccessRequestMachine<Waiter: Sendable> {
     }
 }
 
-extension AccessRequestMachine: HandoffMachine {
+extension AccessRequestMachine: ShellMachine {
     static func event(in action: Action) -> AccessRequestEvent? {
         if case .emit(let event) = action { return event }
         return nil

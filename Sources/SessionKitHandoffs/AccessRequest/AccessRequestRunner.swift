@@ -1,13 +1,13 @@
 /// Performs an ``AccessRequestHandoff``'s actions: the presentation and the timeout run as
 /// children of the handoff's task owner, each under the cancel token the machine keeps for it.
-struct AccessRequestRunner<C: Clock>: HandoffRunner where C.Duration == Duration {
+struct AccessRequestRunner<C: Clock>: ShellRunner where C.Duration == Duration {
     typealias Waiter = CheckedContinuation<Result<AccessRequestOutcome, AccessRequestError>, Never>
     typealias Machine = AccessRequestMachine<Waiter>
 
     let presenter: any AccessRequestPresenter
     let clock: C
 
-    func perform(_ action: Machine.Action, in shell: HandoffShell<Self>) {
+    func perform(_ action: Machine.Action, in shell: MachineShell<Self>) {
         switch action {
         case .present(let request, let attempt, let cancel):
             let presenter = self.presenter

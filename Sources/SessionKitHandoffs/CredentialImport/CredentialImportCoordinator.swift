@@ -23,13 +23,13 @@ public import SessionKitCore
 /// let document = try await coordinator.handle(CredentialImportActivity(activity))
 /// for item in document.accounts.flatMap(\.items) { save(item) }
 /// ```
-public final class CredentialImportCoordinator<C: Clock>: Sendable, HandoffShellHost where C.Duration == Duration {
+public final class CredentialImportCoordinator<C: Clock>: Sendable, ShellHost where C.Duration == Duration {
     /// The format versions this app reads; data in any other version is refused.
     public let supportedVersions: [CXFVersion]
     /// How activities are read.
     public let intake: CredentialImportIntake
 
-    private let shell: HandoffShell<CredentialImportRunner<C>>
+    private let shell: MachineShell<CredentialImportRunner<C>>
 
     /// Creates a coordinator.
     ///
@@ -46,7 +46,7 @@ public final class CredentialImportCoordinator<C: Clock>: Sendable, HandoffShell
     ) {
         self.intake = intake
         self.supportedVersions = supportedVersions
-        self.shell = HandoffShell(
+        self.shell = MachineShell(
             CredentialImportMachine(timeout: timeout),
             runner: CredentialImportRunner(importer: importer, ledger: ledger, supportedVersions: supportedVersions, clock: clock))
     }
@@ -106,8 +106,8 @@ public final class CredentialImportCoordinator<C: Clock>: Sendable, HandoffShell
         await shell.shutdown()
     }
 
-    /// The task owner and change feed the test kit reads (``HandoffShellHost``).
-    package var shellWork: HandoffShellWork { shell.work }
+    /// The task owner and change feed the test kit reads (``ShellHost``).
+    package var shellWork: ShellWork { shell.work }
 }
 
 extension CredentialImportCoordinator: CustomReflectable {

@@ -196,7 +196,7 @@ struct CredentialImportMachine<Waiter: Sendable> {
     }
 }
 
-extension CredentialImportMachine: HandoffMachine {
+extension CredentialImportMachine: ShellMachine {
     static func event(in action: Action) -> CredentialImportEvent? {
         if case .emit(let event) = action { return event }
         return nil

@@ -3,7 +3,7 @@ import SessionKitCore
 /// Performs a ``CredentialImportCoordinator``'s actions: the ledger write, the import and the
 /// timeout run as children of the coordinator's task owner; the import and the timeout each under
 /// the cancel token the machine keeps for it.
-struct CredentialImportRunner<C: Clock>: HandoffRunner where C.Duration == Duration {
+struct CredentialImportRunner<C: Clock>: ShellRunner where C.Duration == Duration {
     typealias Waiter = CheckedContinuation<Result<CXFDocument, CredentialImportError>, Never>
     typealias Machine = CredentialImportMachine<Waiter>
 
@@ -12,7 +12,7 @@ struct CredentialImportRunner<C: Clock>: HandoffRunner where C.Duration == Durat
     let supportedVersions: [CXFVersion]
     let clock: C
 
-    func perform(_ action: Machine.Action, in shell: HandoffShell<Self>) {
+    func perform(_ action: Machine.Action, in shell: MachineShell<Self>) {
         switch action {
         case .markUsed(let token, let attempt):
             let ledger = self.ledger

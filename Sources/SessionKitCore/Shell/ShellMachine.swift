@@ -1,6 +1,6 @@
-/// A pure machine a ``HandoffShell`` runs: `(state, input) -> (state, [action])`, with the inputs
+/// A pure machine a ``MachineShell`` runs: `(state, input) -> (state, [action])`, with the inputs
 /// every shell feeds it alike.
-protocol HandoffMachine: SendableMetatype {
+package protocol ShellMachine: SendableMetatype {
     /// What the shell performs, in order, after each step.
     associatedtype Action: Sendable
     /// What the shell tells its subscribers and observers.

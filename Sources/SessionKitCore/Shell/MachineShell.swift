@@ -1,19 +1,19 @@
-import SessionKitCore
 import Synchronization
 
-/// What a handoff coordinator keeps around its pure machine: one lock around the machine and
+/// What a shell keeps around its pure machine (the handoff coordinators, the high-assurance
+/// vault): one lock around the machine and
 /// everything beside it, one ordered action runner, one ``TaskOwner``, and the subscribers and
 /// observers of its events.
 ///
 /// Every input is ``modify(_:)``: one step of the machine under the lock, whose actions are queued
 /// under the same lock and performed in order, by one thread at a time, after the lock is
-/// released. The ``HandoffRunner`` performs them; events are published here. Long work runs as a
+/// released. The ``ShellRunner`` performs them; events are published here. Long work runs as a
 /// child of ``owner`` and reports back as another input; work that must end on its own runs under
 /// a `CancelToken` the machine keeps and hands back in its cancel action.
-final class HandoffShell<Runner: HandoffRunner>: Sendable {
-    typealias Machine = Runner.Machine
-    typealias Action = Machine.Action
-    typealias Event = Machine.Event
+package final class MachineShell<Runner: ShellRunner>: Sendable {
+    package typealias Machine = Runner.Machine
+    package typealias Action = Machine.Action
+    package typealias Event = Machine.Event
 
     private struct Subscriber: Sendable {
         var continuation: AsyncStream<Event>.Continuation
@@ -78,17 +78,17 @@ final class HandoffShell<Runner: HandoffRunner>: Sendable {
 
     private let state: Locked<State>
     private let runner: Runner
-    /// The task owner and the change feed, which the test kit reads (``HandoffShellHost``).
-    let work = HandoffShellWork()
+    /// The task owner and the change feed, which the test kit reads (``ShellHost``).
+    package let work = ShellWork()
     private let lastCaller = Atomic<UInt64>(0)
 
-    init(_ machine: sending Machine, runner: Runner) {
+    package init(_ machine: sending Machine, runner: Runner) {
         state = Locked(State(machine: machine))
         self.runner = runner
     }
 
     /// Owns every task the coordinator starts; ``shutdown()`` ends them all.
-    var owner: TaskOwner { work.owner }
+    package var owner: TaskOwner { work.owner }
 
     /// Notified after every step and whenever a child starts or ends, for the test kit's waits.
     private var changes: SessionChangeFeed { work.changes }
@@ -100,7 +100,7 @@ final class HandoffShell<Runner: HandoffRunner>: Sendable {
     }
 
     /// Reads the machine under the lock.
-    func read<Value: Sendable>(_ body: (Machine) -> Value) -> Value {
+    package func read<Value: Sendable>(_ body: (Machine) -> Value) -> Value {
         state.withLock { body($0.machine) }
     }
 
@@ -109,7 +109,7 @@ final class HandoffShell<Runner: HandoffRunner>: Sendable {
     /// Runs one step of the machine and performs the actions it returns; `false`, having done
     /// nothing, when `step` returns `nil`.
     @discardableResult
-    func modify(_ step: (inout Machine) -> [Action]?) -> Bool {
+    package func modify(_ step: (inout Machine) -> [Action]?) -> Bool {
         let (stepped, mustPerform): (Bool, Bool) = state.withLock { state in
             guard let actions = step(&state.machine) else { return (false, false) }
             return (true, state.enqueue(actions))
@@ -157,9 +157,9 @@ final class HandoffShell<Runner: HandoffRunner>: Sendable {
 
     /// Suspends the caller as a waiter the machine answers exactly once: `register` feeds it to
     /// the machine under the lock, with an id of its own. Cancelling the calling task feeds
-    /// ``HandoffMachine/callerCancelled(_:)`` for this caller only; a task cancelled before it
+    /// ``ShellMachine/callerCancelled(_:)`` for this caller only; a task cancelled before it
     /// registers never reaches the machine and gets `cancelled`.
-    func suspend<Value: Sendable>(
+    package func suspend<Value: Sendable>(
         cancelled: Value, _ register: (inout Machine, UInt64, CheckedContinuation<Value, Never>) -> [Action]
     ) async -> Value {
         let id = lastCaller.add(1, ordering: .relaxed).newValue
@@ -175,7 +175,7 @@ final class HandoffShell<Runner: HandoffRunner>: Sendable {
     }
 
     /// Starts a timer on `clock` that calls `fired` after `duration`, unless `token` ends it first.
-    func startTimer<C: Clock>(
+    package func startTimer<C: Clock>(
         after duration: Duration, on clock: C, cancelledBy token: CancelToken, fired: @escaping @Sendable () -> Void
     ) where C.Duration == Duration {
         owner.spawn(cancelledBy: token) {
@@ -192,7 +192,7 @@ final class HandoffShell<Runner: HandoffRunner>: Sendable {
     // MARK: - Events
 
     /// A stream of every later event, in order; it ends at shutdown.
-    func events() -> AsyncStream<Event> {
+    package func events() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
         let id: UInt64? = state.withLock { state in
             guard !state.isShutDown else { return nil }
@@ -211,7 +211,7 @@ final class HandoffShell<Runner: HandoffRunner>: Sendable {
     }
 
     /// Calls `observer` for every later event, in order, on the thread performing actions.
-    func addObserver(_ observer: @escaping @Sendable (Event) -> Void) {
+    package func addObserver(_ observer: @escaping @Sendable (Event) -> Void) {
         state.withLock { state in state.observers.append(Observer(call: observer, from: state.produced)) }
     }
 
@@ -223,10 +223,10 @@ final class HandoffShell<Runner: HandoffRunner>: Sendable {
 
     // MARK: - Shutting down
 
-    /// Answers every waiting caller (the machine's ``HandoffMachine/shutDown()``), ends the event
+    /// Answers every waiting caller (the machine's ``ShellMachine/shutDown()``), ends the event
     /// streams, cancels every child and returns once every answer is out and every child has
     /// ended. Later calls are answered by the stopped machine.
-    func shutdown() async {
+    package func shutdown() async {
         modify { $0.shutDown() }
         await waitUntilIdle()
         let subscribers: [AsyncStream<Event>.Continuation] = state.withLock { state in

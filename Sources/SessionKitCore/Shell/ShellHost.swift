@@ -1,12 +1,10 @@
-import SessionKitCore
-
-/// A coordinator that runs on a ``HandoffShell``: what the test kit reads of its work, written once.
-package protocol HandoffShellHost: Sendable {
+/// A coordinator that runs on a ``MachineShell``: what the test kit reads of its work, written once.
+package protocol ShellHost: Sendable {
     /// The shell's task owner and change feed.
-    var shellWork: HandoffShellWork { get }
+    var shellWork: ShellWork { get }
 }
 
-extension HandoffShellHost {
+extension ShellHost {
     /// How many of the coordinator's tasks are running (a presentation, an import, a ledger
     /// write, a timeout); zero once it is idle or shut down.
     package var liveTaskCount: Int { shellWork.owner.liveChildren }
