@@ -16,6 +16,10 @@ public enum HighAssuranceError: Error, Sendable, Hashable, CustomStringConvertib
     case unavailable(String)
     /// The gate failed.
     case gate(BiometricGateError)
+    /// The calling task was cancelled while it waited for its turn at the vault.
+    case cancelled
+    /// The vault was shut down (``HighAssuranceVault/shutdown()``).
+    case shutDown
 
     /// A short explanation without any token.
     public var description: String {
@@ -27,6 +31,8 @@ public enum HighAssuranceError: Error, Sendable, Hashable, CustomStringConvertib
         case .emptyReason: "the reason shown to the person is empty"
         case .unavailable(let reason): "no biometric gate: \(reason)"
         case .gate(let error): "\(error)"
+        case .cancelled: "cancelled while waiting for the vault"
+        case .shutDown: "the vault was shut down"
         }
     }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 import SessionKitCore
+import Synchronization
 
 /// Keeps the result of a step-up sign-in behind the person's biometric confirmation, for one
 /// high-assurance action (a payment, a change of password), and decides when it may be read.
@@ -23,7 +24,11 @@ import SessionKitCore
 ///
 /// Every decision is here, in code tested on Linux with the test kit's scripted gate; the
 /// ``BiometricGate`` only stores, asks and removes.
-public actor HighAssuranceVault {
+///
+/// Keeping, reading and removing take turns, in arrival order: a removal at sign-out never lands
+/// between a read's look at what is kept and its prompt. ``shutdown()`` answers every caller still
+/// waiting for its turn with ``HighAssuranceError/shutDown`` and cancels the operation under way.
+public final class HighAssuranceVault: Sendable {
     /// What is kept beside the protected token, readable without asking: never a secret.
     struct Metadata: Codable, Equatable {
         var subject: String
@@ -36,6 +41,8 @@ public actor HighAssuranceVault {
     private let now: @Sendable () -> Date
     private let isInBackground: @Sendable () async -> Bool
     private let skew: TimeInterval
+    /// One lock around the turns, one ordered runner; the operations run in their callers' tasks.
+    private let shell = MachineShell(HighAssuranceTurns(), runner: HighAssuranceTurnRunner())
 
     /// Creates a vault.
     ///
@@ -74,6 +81,14 @@ public actor HighAssuranceVault {
     ///   - identity: the identity `Session.signIn(options:)` returned.
     ///   - options: the step-up options that sign-in asked for.
     public func keep(
+        _ accessToken: AccessToken, identity: SessionIdentity, stepUp options: AuthorizationRequestOptions
+    ) async throws(HighAssuranceError) {
+        try await inTurn { [self] () async throws(HighAssuranceError) in
+            try await keepInTurn(accessToken, identity: identity, stepUp: options)
+        }
+    }
+
+    private func keepInTurn(
         _ accessToken: AccessToken, identity: SessionIdentity, stepUp options: AuthorizationRequestOptions
     ) async throws(HighAssuranceError) {
         let now = now()
@@ -118,6 +133,10 @@ public actor HighAssuranceVault {
     ///   when the gate fails otherwise.
     public func read(reason: String, subject: String? = nil) async throws(HighAssuranceError) -> HighAssuranceRead {
         guard !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .emptyReason }
+        return try await inTurn { [self] () async throws(HighAssuranceError) in try await readInTurn(reason: reason, subject: subject) }
+    }
+
+    private func readInTurn(reason: String, subject: String?) async throws(HighAssuranceError) -> HighAssuranceRead {
         guard await !isInBackground() else { return .refusedInBackground }
         let stored: [UInt8]?
         do throws(BiometricGateError) {
@@ -171,10 +190,12 @@ public actor HighAssuranceVault {
 
     /// Whether a token is kept (expired or not), without asking the person.
     public func isTokenKept() async throws(HighAssuranceError) -> Bool {
-        do throws(BiometricGateError) {
-            return try await gate.storedMetadata() != nil
-        } catch {
-            throw .gate(error)
+        try await inTurn { [gate] () async throws(HighAssuranceError) in
+            do throws(BiometricGateError) {
+                return try await gate.storedMetadata() != nil
+            } catch {
+                throw .gate(error)
+            }
         }
     }
 
@@ -183,7 +204,52 @@ public actor HighAssuranceVault {
     /// Removes the kept token and its metadata; removing nothing succeeds. Sign-out and account
     /// deletion call it.
     public func remove() async throws(HighAssuranceError) {
-        try await discard()
+        try await inTurn { [self] () async throws(HighAssuranceError) in try await discard() }
+    }
+
+    // MARK: Turns
+
+    /// Answers every caller still waiting for its turn with ``HighAssuranceError/shutDown``, cancels
+    /// the operation under way (a prompt that is up comes down; its caller gets
+    /// ``HighAssuranceError/shutDown``, and what the operation did before stands), and answers every
+    /// later call with ``HighAssuranceError/shutDown``. What is kept stays kept.
+    public func shutdown() async {
+        await shell.shutdown()
+    }
+
+    /// How many callers wait for their turn, for tests of the turns.
+    package var waitingTurnCount: Int { shell.read { $0.waitingCount } }
+
+    /// Notified after every step of the turns, for tests that wait on them.
+    package var changes: SessionChangeFeed { shell.work.changes }
+
+    /// Runs `operation` in the caller's task once it is the caller's turn.
+    private func inTurn<Value: Sendable>(
+        _ operation: @escaping @Sendable () async throws(HighAssuranceError) -> Value
+    ) async throws(HighAssuranceError) -> Value {
+        let answer = await shell.suspend(cancelled: HighAssuranceTurns.Answer.cancelled) { turns, id, turn in
+            turns.requested(id, turn)
+        }
+        let token: CancelToken
+        switch answer {
+        case .go(let given): token = given
+        case .cancelled: throw .cancelled
+        case .shutDown: throw .shutDown
+        }
+        defer { shell.modify { $0.finished(token) } }
+        let outcome = Mutex<Result<Value, HighAssuranceError>>(.failure(.cancelled))
+        await token.race {
+            do throws(HighAssuranceError) {
+                let value = try await operation()
+                outcome.withLock { $0 = .success(value) }
+            } catch {
+                outcome.withLock { $0 = .failure(error) }
+            }
+        }
+        // A turn the shutdown cancelled answers `shutDown`, not what the work cut short gave
+        // (a prompt taken down reads as "not confirmed").
+        if token.isCancelled { throw .shutDown }
+        return try outcome.withLock { $0 }.get()
     }
 
     private func discard() async throws(HighAssuranceError) {

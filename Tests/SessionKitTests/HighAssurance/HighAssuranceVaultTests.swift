@@ -1,5 +1,6 @@
 import Foundation
 import SessionKit
+import SessionKitCore
 import SessionKitTesting
 import Synchronization
 import Testing
@@ -235,5 +236,133 @@ struct HighAssuranceVaultTests {
         for text in [String(describing: read), String(reflecting: read), String(describing: kept), dumped] {
             #expect(!text.contains(setup.token.secret.value))
         }
+    }
+}
+
+/// A scripted gate whose prompt stays up until the test answers it, to show the vault's turns.
+final class HeldBiometricGate: BiometricGate {
+    let scripted = ScriptedBiometricGate()
+    /// Notified when a prompt goes up or is answered.
+    let changes = SessionChangeFeed()
+    private let prompt = Locked<CheckedContinuation<Void, Never>?>(nil)
+
+    /// Whether a prompt is up, waiting for ``answer()``.
+    var promptShowing: Bool { prompt.withLock { $0 != nil } }
+
+    /// The person answers the prompt that is up (as the scripted gate's next answer says).
+    func answer() {
+        prompt.withLock { held in
+            defer { held = nil }
+            return held
+        }?.resume()
+        changes.notify()
+    }
+
+    func availability() async -> BiometricAvailability { await scripted.availability() }
+    func store(_ payload: Secret, metadata: [UInt8]) async throws(BiometricGateError) {
+        try await scripted.store(payload, metadata: metadata)
+    }
+    func storedMetadata() async throws(BiometricGateError) -> [UInt8]? { try await scripted.storedMetadata() }
+    func remove() async throws(BiometricGateError) { try await scripted.remove() }
+
+    func read(reason: String) async throws(BiometricGateError) -> Secret? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                prompt.withLock { $0 = continuation }
+                changes.notify()
+            }
+        } onCancel: {
+            // The system takes a prompt down when its task is cancelled.
+            self.answer()
+        }
+        if Task.isCancelled { throw .notConfirmed }
+        return try await scripted.read(reason: reason)
+    }
+}
+
+@Suite("High-assurance vault turns", .timeLimit(.minutes(1)))
+struct HighAssuranceVaultTurnTests {
+    private static func vaultKeeping(_ gate: HeldBiometricGate) async throws -> (HighAssuranceVault, SimulatedSessionEnvironment) {
+        let env = try SimulatedSessionEnvironment()
+        let clock = env.clock
+        let vault = HighAssuranceVault(gate: gate, now: { clock.wallClockNow() }, isInBackground: { false })
+        let options = try AuthorizationRequestOptions(acr: .essential([HighAssuranceVaultTests.mfa]), maxAge: 300)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        let identity = try await env.session.signIn(options: options)
+        try await vault.keep(try await env.session.validAccessToken(), identity: identity, stepUp: options)
+        return (vault, env)
+    }
+
+    private static func outcome<Value: Sendable>(
+        _ body: @escaping @Sendable () async throws(HighAssuranceError) -> Value
+    ) -> Task<Result<Value, HighAssuranceError>, Never> {
+        Task {
+            do throws(HighAssuranceError) {
+                return .success(try await body())
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The error a call ended with, or `nil` when it succeeded.
+    private static func error<Value>(_ result: Result<Value, HighAssuranceError>) -> HighAssuranceError? {
+        if case .failure(let error) = result { error } else { nil }
+    }
+
+    @Test func aRemovalWaitsUntilTheReadUnderWayIsAnswered() async throws {
+        let gate = HeldBiometricGate()
+        let (vault, env) = try await Self.vaultKeeping(gate)
+        let read = Self.outcome { () async throws(HighAssuranceError) in try await vault.read(reason: HighAssuranceVaultTests.reason) }
+        await waitUntil(gate.changes) { gate.promptShowing }
+        let removal = Self.outcome { () async throws(HighAssuranceError) in try await vault.remove() }
+        await waitUntil(vault.changes) { vault.waitingTurnCount == 1 }
+        // The prompt is up: the removal has not touched the item.
+        #expect(gate.scripted.removeCount == 0)
+        gate.answer()
+        guard case .success(.token(let token)) = await read.value else {
+            Issue.record("the read under way did not get the kept token")
+            return
+        }
+        #expect(token.subject == "alice")
+        #expect(Self.error(await removal.value) == nil)
+        #expect(gate.scripted.removeCount == 1)
+        try await env.finish()
+    }
+
+    @Test func aCallerCancelledWhileWaitingLeavesAndTheNextStillGetsItsTurn() async throws {
+        let gate = HeldBiometricGate()
+        let (vault, env) = try await Self.vaultKeeping(gate)
+        let read = Self.outcome { () async throws(HighAssuranceError) in try await vault.read(reason: HighAssuranceVaultTests.reason) }
+        await waitUntil(gate.changes) { gate.promptShowing }
+        let leaving = Self.outcome { () async throws(HighAssuranceError) in try await vault.isTokenKept() }
+        let staying = Self.outcome { () async throws(HighAssuranceError) in try await vault.isTokenKept() }
+        await waitUntil(vault.changes) { vault.waitingTurnCount == 2 }
+        leaving.cancel()
+        #expect(Self.error(await leaving.value) == .cancelled)
+        #expect(vault.waitingTurnCount == 1)
+        gate.answer()
+        _ = await read.value
+        #expect(await staying.value == .success(true))
+        try await env.finish()
+    }
+
+    @Test func shutdownAnswersTheWaitingCancelsThePromptAndRefusesLaterCalls() async throws {
+        let gate = HeldBiometricGate()
+        let (vault, env) = try await Self.vaultKeeping(gate)
+        let read = Self.outcome { () async throws(HighAssuranceError) in try await vault.read(reason: HighAssuranceVaultTests.reason) }
+        await waitUntil(gate.changes) { gate.promptShowing }
+        let removal = Self.outcome { () async throws(HighAssuranceError) in try await vault.remove() }
+        await waitUntil(vault.changes) { vault.waitingTurnCount == 1 }
+        await vault.shutdown()
+        #expect(Self.error(await removal.value) == .shutDown)
+        // The prompt came down with the turn's cancellation; nobody answered it.
+        #expect(Self.error(await read.value) == .shutDown)
+        let later = await Self.outcome { () async throws(HighAssuranceError) in try await vault.isTokenKept() }.value
+        #expect(Self.error(later) == .shutDown)
+        // What is kept stays kept.
+        #expect(gate.scripted.holdsPayload)
+        #expect(gate.scripted.removeCount == 0)
+        try await env.finish()
     }
 }
