@@ -54,7 +54,7 @@ struct DeviceKeyManagerTests {
         let first = try await manager.deviceKey(accessToken: setup.accessToken)
         let second = try await manager.deviceKey(accessToken: setup.accessToken)
         #expect(first == second)
-        #expect(await manager.exchangeCount == 1)
+        #expect(manager.exchangeCount == 1)
         #expect(setup.fixture.provider.requestCount(for: .deviceKeyExchange) == 1)
     }
 
@@ -66,7 +66,7 @@ struct DeviceKeyManagerTests {
         let tokens = try ProviderFixture.tokens(try await setup.fixture.refresh(setup.tokens.refreshToken))
         let second = try await manager.deviceKey(accessToken: tokens.accessToken)
         #expect(second != first)
-        #expect(await manager.exchangeCount == 2)
+        #expect(manager.exchangeCount == 2)
         #expect(setup.exchangeStatuses == [200, 200])
         // The secret was presented, so none came back and nothing was written again.
         #expect(await setup.store.saveCount == 2)
@@ -82,7 +82,7 @@ struct DeviceKeyManagerTests {
                 group.addTask { try? await manager.deviceKey(accessToken: setup.accessToken) }
             }
             await setup.fixture.clock.waitForSleepers(count: 1)
-            await waitUntil(manager.changes) { await manager.waitingCallerCount == callers }
+            await waitUntil(manager.changes) { manager.waitingCallerCount == callers }
             setup.fixture.clock.advance(by: .seconds(2))
             var keys: [DeviceKeyManager.DeviceKey?] = []
             for await key in group { keys.append(key) }
@@ -92,7 +92,7 @@ struct DeviceKeyManagerTests {
         #expect(Set(keys.compactMap { $0?.value }).count == 1)
         #expect(keys.allSatisfy { $0 != nil })
         #expect(setup.fixture.provider.requestCount(for: .deviceKeyExchange) == 1)
-        #expect(await manager.exchangeCount == 1)
+        #expect(manager.exchangeCount == 1)
     }
 
     @Test func oneCallersCancellationRemovesOnlyThatCaller() async throws {
@@ -113,10 +113,10 @@ struct DeviceKeyManagerTests {
         let leaving = call()
         let alsoStaying = call()
         await setup.fixture.clock.waitForSleepers(count: 1)
-        await waitUntil(manager.changes) { await manager.waitingCallerCount == 3 }
+        await waitUntil(manager.changes) { manager.waitingCallerCount == 3 }
         leaving.cancel()
         #expect(await leaving.value == .failure(.cancelled))
-        #expect(await manager.waitingCallerCount == 2)
+        #expect(manager.waitingCallerCount == 2)
         setup.fixture.clock.advance(by: .seconds(2))
         let first = try await staying.value.get()
         let second = try await alsoStaying.value.get()
@@ -140,7 +140,7 @@ struct DeviceKeyManagerTests {
         #expect(stored.deviceUUID == "device-1")
         #expect(stored.deviceSecret != nil)
         #expect(stored.deviceSecret != oldSecret)
-        #expect(await manager.exchangeCount == 1)
+        #expect(manager.exchangeCount == 1)
         #expect(try await setup.fixture.disconnect(deviceKey: key.value).status == 204)
     }
 
@@ -223,7 +223,7 @@ struct DeviceKeyManagerTests {
             ])
         #expect(errors.map(\.isTransient) == [true, true, true, false])
         _ = try await manager.deviceKey(accessToken: setup.accessToken)
-        #expect(await manager.exchangeCount == 5)
+        #expect(manager.exchangeCount == 5)
     }
 
     @Test func aUUIDThatCannotBeStoredIsNeverSent() async throws {
@@ -249,7 +249,7 @@ struct DeviceKeyManagerTests {
             try await manager.deviceKey(accessToken: setup.accessToken)
         }
         // The key was not handed out, and the uuid is kept for the next attempt.
-        #expect(await manager.exchangeCount == 1)
+        #expect(manager.exchangeCount == 1)
         #expect(await store.device == DeviceCredential(deviceUUID: "device-9"))
         _ = try await manager.deviceKey(accessToken: setup.accessToken)
         #expect(await store.device?.deviceSecret != nil)
@@ -265,7 +265,7 @@ struct DeviceKeyManagerTests {
         #expect(await setup.store.removeCount == 1)
         _ = try await manager.deviceKey(accessToken: setup.accessToken)
         #expect(await setup.store.device?.deviceUUID == "device-2")
-        #expect(await manager.exchangeCount == 2)
+        #expect(manager.exchangeCount == 2)
         #expect(setup.fixture.provider.registeredDeviceCount == 2)
     }
 
@@ -282,13 +282,13 @@ struct DeviceKeyManagerTests {
             }
         }
         await setup.fixture.clock.waitForSleepers(count: 1)
-        await waitUntil(manager.changes) { await manager.waitingCallerCount == 1 }
+        await waitUntil(manager.changes) { manager.waitingCallerCount == 1 }
         let reset = Task { try await manager.reset() }
         #expect(await caller.value == .failure(.cancelled))
         setup.fixture.clock.advance(by: .seconds(2))
         try await reset.value
         #expect(await setup.store.device == nil)
-        #expect(await manager.waitingCallerCount == 0)
+        #expect(manager.waitingCallerCount == 0)
         // The secret the provider issued meanwhile was never stored.
         #expect(await setup.store.saveCount == 1)
     }
@@ -304,7 +304,7 @@ struct DeviceKeyManagerTests {
             endpoint: endpoint, platform: "macos", transport: transport, store: store,
             now: { Date(timeIntervalSince1970: 1000) }, makeDeviceUUID: { "uuid-1" })
         let first = try await manager.deviceKey(accessToken: Secret("at-1"))
-        await manager.discardCachedKey()
+        manager.discardCachedKey()
         let second = try await manager.deviceKey(accessToken: Secret("at-2"))
         #expect(first.value == Secret("k1"))
         #expect(first.expiresAt == Date(timeIntervalSince1970: 1600))

@@ -15,7 +15,7 @@ public import SessionKitCore
 /// and bootstraps the device once more; a `409 device_conflict` becomes
 /// ``ExchangeError/deviceConflict``. Nothing is ever logged: the key and the secret are
 /// `Secret`s throughout.
-public actor DeviceKeyManager {
+public final class DeviceKeyManager: Sendable {
     private let endpoint: URL
     private let platform: String
     private let transport: any HTTPTransport
@@ -28,13 +28,18 @@ public actor DeviceKeyManager {
     /// The manager's own task owner, when it was made on its own rather than by a session.
     private let ownOwner: TaskOwner?
 
-    private var cachedKey: DeviceKey?
-    /// Bumped by ``reset()``; an exchange from an older generation writes nothing and is not cached.
-    private var generation: UInt64 = 0
-    /// Ends when the exchange under way has ended, so a reset never races its last write.
-    private var exchangeDone: Completion?
-    /// Ends when the reset under way has removed the credential.
-    private var resetDone: Completion?
+    private struct State {
+        var cachedKey: DeviceKey?
+        /// Bumped by ``reset()``; an exchange from an older generation writes nothing and is not cached.
+        var generation: UInt64 = 0
+        /// Ends when the exchange under way has ended, so a reset never races its last write.
+        var exchangeDone: Completion?
+        /// Ends when the reset under way has removed the credential.
+        var resetDone: Completion?
+    }
+
+    /// The one lock: the cached key and the generation, read and changed in one step each.
+    private let state = Locked(State())
 
     /// Creates a manager.
     ///
@@ -46,7 +51,7 @@ public actor DeviceKeyManager {
     ///   - now: the wall clock that turns `expires_in` into an expiry date.
     ///   - renewalLeeway: a cached key this close to its expiry is replaced by a new exchange.
     ///   - makeDeviceUUID: makes the uuid of a device seen for the first time.
-    public init(
+    public convenience init(
         endpoint: URL, platform: String, transport: any HTTPTransport, store: any DeviceCredentialStore,
         now: @escaping @Sendable () -> Date, renewalLeeway: Duration = .seconds(60),
         makeDeviceUUID: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
@@ -70,7 +75,7 @@ public actor DeviceKeyManager {
     }
 
     /// How many tasks the manager's own owner runs (none for a manager a session made).
-    package nonisolated var liveTaskCount: Int { ownOwner?.liveChildren ?? 0 }
+    package var liveTaskCount: Int { ownOwner?.liveChildren ?? 0 }
 
     /// A manager whose exchanges are children of `owner` (a session's, ended with it, unless
     /// `ownsOwner`).
@@ -98,15 +103,15 @@ public actor DeviceKeyManager {
     package var waitingCallerCount: Int { exchange.waitingCallerCount }
 
     /// Notified after every change of the waiting callers, for tests that wait on them.
-    package nonisolated var changes: SessionChangeFeed { exchange.changes }
+    package var changes: SessionChangeFeed { exchange.changes }
 
     /// A device key valid for at least the renewal leeway: the cached one, or one from a new exchange.
     ///
     /// - Parameter accessToken: the session's current access token, sent as Bearer. Callers that
     ///   join an exchange already under way share that exchange's token.
     public func deviceKey(accessToken: Secret) async throws(ExchangeError) -> DeviceKey {
-        if let cachedKey, isFresh(cachedKey) { return cachedKey }
-        let generation = generation
+        let (cached, generation) = state.withLock { ($0.cachedKey, $0.generation) }
+        if let cached, isFresh(cached) { return cached }
         return try await exchange.run(cancelled: .cancelled) { [self] () async -> Result<DeviceKey, ExchangeError> in
             await runExchangeToTheEnd(accessToken: accessToken, generation: generation)
         }.get()
@@ -114,25 +119,26 @@ public actor DeviceKeyManager {
 
     /// Forgets the cached key, e.g. after the provider rejected it; the next call exchanges again.
     public func discardCachedKey() {
-        cachedKey = nil
+        state.withLock { $0.cachedKey = nil }
     }
 
     /// Forgets the device credential, for account deletion: the cached key, and the uuid and
     /// secret in the store. Callers waiting for an exchange under way get ``ExchangeError/cancelled``,
     /// and that exchange writes nothing more.
     public func reset() async throws(ExchangeError) {
-        generation += 1
-        cachedKey = nil
-        exchange.cancelFlight(cancelled: .cancelled)
         // Removal waits for the exchange it interrupted, and exchanges started meanwhile wait for
         // the removal, so no write of the old device can land after it.
-        let earlierReset = resetDone
-        let interrupted = exchangeDone
         let done = Completion()
-        resetDone = done
+        let (earlierReset, interrupted) = state.withLock { state in
+            state.generation += 1
+            state.cachedKey = nil
+            defer { state.resetDone = done }
+            return (state.resetDone, state.exchangeDone)
+        }
+        exchange.cancelFlight(cancelled: .cancelled)
         defer {
             done.complete()
-            if resetDone === done { resetDone = nil }
+            state.withLock { state in if state.resetDone === done { state.resetDone = nil } }
         }
         await earlierReset?.wait()
         await interrupted?.wait()
@@ -146,16 +152,27 @@ public actor DeviceKeyManager {
     /// One exchange, from the wait for a reset to the cached key.
     private func runExchangeToTheEnd(accessToken: Secret, generation: UInt64) async -> Result<DeviceKey, ExchangeError> {
         let done = Completion()
-        exchangeDone = done
+        let resetDone = state.withLock { state in
+            state.exchangeDone = done
+            return state.resetDone
+        }
         defer {
             done.complete()
-            if exchangeDone === done { exchangeDone = nil }
+            state.withLock { state in if state.exchangeDone === done { state.exchangeDone = nil } }
         }
         if let resetDone { await resetDone.wait() }
         let result = await runExchange(accessToken: accessToken, generation: generation)
-        guard generation == self.generation else { return .failure(.cancelled) }
-        if case .success(let key) = result { cachedKey = key }
-        return result
+        let current = state.withLock { state in
+            guard state.generation == generation else { return false }
+            if case .success(let key) = result { state.cachedKey = key }
+            return true
+        }
+        return current ? result : .failure(.cancelled)
+    }
+
+    /// Whether no ``reset()`` came since the exchange of `generation` started.
+    private func isCurrent(_ generation: UInt64) -> Bool {
+        state.withLock { $0.generation == generation }
     }
 
     private func isFresh(_ key: DeviceKey) -> Bool {
@@ -182,7 +199,7 @@ public actor DeviceKeyManager {
 
         var bootstrappedAgain = false
         while true {
-            guard generation == self.generation else { return .failure(.cancelled) }
+            guard isCurrent(generation) else { return .failure(.cancelled) }
             let request = Self.exchangeRequest(
                 endpoint: endpoint, accessToken: accessToken, credential: credential, platform: platform)
             let response: HTTPResponse
@@ -210,7 +227,7 @@ public actor DeviceKeyManager {
     }
 
     private func save(_ credential: DeviceCredential, generation: UInt64) async throws(ExchangeError) {
-        guard generation == self.generation else { throw .cancelled }
+        guard isCurrent(generation) else { throw .cancelled }
         do {
             try await store.saveDevice(credential)
         } catch {
