@@ -77,7 +77,7 @@ extension Scenarios {
         let session = Session(
             configuration: configuration, transport: harness.transport, store: harness.store,
             presenter: LoopbackPresenter(opener: browser.opener), clock: harness.clock, wallClock: { wallClock.now() })
-        let outcomes = SessionHarnessCollected<ProviderLogoutOutcome>()
+        let outcomes = SimulatedSessionEnvironmentCollected<ProviderLogoutOutcome>()
         session.addObserver { event in
             if case .providerLogout(let outcome) = event { outcomes.append(outcome) }
         }

@@ -71,7 +71,7 @@ enum SessionOpenIDConnectScenarios {
             $0.postLogoutRedirectURI = redirect
         }
         let recorder = TransitionRecorder()
-        let outcomes = SessionHarnessCollected<ProviderLogoutOutcome>()
+        let outcomes = SimulatedSessionEnvironmentCollected<ProviderLogoutOutcome>()
         session.addObserver { event in
             recorder.record(event)
             if case .providerLogout(let outcome) = event { outcomes.append(outcome) }
@@ -178,7 +178,7 @@ enum SessionOpenIDConnectScenarios {
 }
 
 /// Values appended from any task, read in order.
-final class SessionHarnessCollected<Value: Sendable>: Sendable {
+final class SimulatedSessionEnvironmentCollected<Value: Sendable>: Sendable {
     private let storage = Locked<[Value]>([])
 
     func append(_ value: Value) {

@@ -31,8 +31,14 @@ public final class SimulatedSessionEnvironment: Sendable {
     public let provider: SimulatedProvider<TestClock>
     /// The handoff presenter; enqueue its answers before signing in.
     public let presenter: ScriptedPresenter
-    /// The credential store (and device-credential store).
+    /// The credential store (and device-credential store): its current contents.
     public let store: InMemoryCredentialStore
+    /// The store the session writes through: every record it saved, in order.
+    public let journal: RecordingCredentialStore
+    /// Every secret the provider issued, as the app received it.
+    public let issued = IssuedSecrets()
+    /// The session's transport: the provider, with a tap that records ``issued``.
+    private let transport: IssuedSecretsTap
     /// The session under test.
     public let session: Session
     /// The session's configuration.
@@ -63,34 +69,52 @@ public final class SimulatedSessionEnvironment: Sendable {
         let provider = try SimulatedProvider(
             configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() }, signingKeys: keys)
         self.provider = provider
-        self.presenter = ScriptedPresenter(provider: provider)
+        let issued = self.issued
+        self.presenter = ScriptedPresenter(
+            authorize: { (url, subject, decision) throws(SimulatedProviderAuthorizationError) -> URL in
+                let callback = try provider.authorize(url, subject: subject, decision: decision)
+                issued.recordCallback(callback)
+                return callback
+            },
+            endSession: { (url) throws(SimulatedProviderEndSessionError) -> URL? in
+                issued.recordEndSession(url)
+                return try provider.endSession(url)
+            },
+            decideDeviceCode: { userCode, subject, decision in
+                provider.decideDeviceAuthorization(userCode: userCode, subject: subject, decision: decision)
+            })
         self.store = store
+        self.journal = RecordingCredentialStore(base: store)
+        self.transport = IssuedSecretsTap(base: provider, issued: issued)
         self.seed = seed
         var configuration = SessionConfiguration(provider: try provider.providerConfiguration())
         configure(&configuration)
         self.configuration = configuration
-        self.session = Self.makeSession(configuration, provider: provider, presenter: presenter, store: store, clock: clock, seed: seed)
+        self.session = Self.makeSession(configuration, transport: transport, presenter: presenter, store: journal, clock: clock, seed: seed)
         for feed in [session.changes, clock.changes, provider.changes, presenter.changes, store.changes] { signal.watch(feed) }
     }
 
     private static func makeSession(
-        _ configuration: SessionConfiguration, provider: SimulatedProvider<TestClock>, presenter: ScriptedPresenter,
-        store: InMemoryCredentialStore, clock: TestClock, seed: UInt64
+        _ configuration: SessionConfiguration, transport: IssuedSecretsTap, presenter: ScriptedPresenter,
+        store: RecordingCredentialStore, clock: TestClock, seed: UInt64
     ) -> Session {
         let deviceKeys = DeviceKeyManager(
-            endpoint: configuration.provider.deviceKeyExchangeEndpoint!, platform: configuration.devicePlatform, transport: provider,
-            store: store, now: { clock.wallClockNow() }, makeDeviceUUID: { "00000000-0000-4000-8000-000000000001" })
+            endpoint: configuration.provider.deviceKeyExchangeEndpoint!, platform: configuration.devicePlatform, transport: transport,
+            store: store.base, now: { clock.wallClockNow() }, makeDeviceUUID: { "00000000-0000-4000-8000-000000000001" })
         return Session(
-            configuration: configuration, transport: provider, store: store, presenter: presenter, deviceKeys: .custom(deviceKeys),
+            configuration: configuration, transport: transport, store: store, presenter: presenter, deviceKeys: .custom(deviceKeys),
             clock: clock, wallClock: { clock.wallClockNow() }, random: SeededRandomNumberGenerator(seed: seed))
     }
 
     /// A second `Session` on the same provider, store and clock: the app after a relaunch. Its
-    /// events go to the same log once recording started, and its changes wake the same waits.
+    /// events always go to the log (a relaunch is where a restore's story starts, whether or not
+    /// ``startRecording(observer:)`` was called for the first session), and its changes wake the
+    /// same waits.
     public func relaunch() async -> Session {
-        let relaunched = Self.makeSession(configuration, provider: provider, presenter: presenter, store: store, clock: clock, seed: seed)
+        let relaunched = Self.makeSession(
+            configuration, transport: transport, presenter: presenter, store: journal, clock: clock, seed: seed)
         signal.watch(relaunched.changes)
-        if log.isRecording { record(relaunched) }
+        record(relaunched)
         return relaunched
     }
 

@@ -7,12 +7,12 @@ import Testing
 /// How concurrent callers share one refresh: cancellation, failures, and results that arrive late.
 @Suite("Session coalescing")
 struct SessionCoalescingTests {
-    typealias Step = SessionHarness.Step
+    typealias Step = SimulatedSessionEnvironment.Step
 
     /// Signs in, lets the token become due, scripts a slow refresh answer, starts `count` callers
     /// and returns once all of them wait on the one refresh in flight.
     private func waitingCallers(
-        _ h: SessionHarness, count: Int, answerAfter delay: Duration = .seconds(1)
+        _ h: SimulatedSessionEnvironment, count: Int, answerAfter delay: Duration = .seconds(1)
     ) async throws -> (StoredSession, [Task<SessionCallResult<AccessToken>, Never>]) {
         await h.startRecording()
         let signedIn = try await h.signIn()
@@ -30,7 +30,7 @@ struct SessionCoalescingTests {
 
     @Test("one caller's cancellation removes only that caller; the others get the one refreshed token")
     func cancellationRemovesOnlyThatCaller() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, callers) = try await waitingCallers(h, count: 3)
         callers[1].cancel()
         // The cancelled caller is resumed at once, while the refresh is still in flight.
@@ -55,7 +55,7 @@ struct SessionCoalescingTests {
 
     @Test("when every caller gives up, the refresh still completes and its verified result is kept")
     func refreshOutlivesItsCallers() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, callers) = try await waitingCallers(h, count: 2)
         for caller in callers { caller.cancel() }
         for caller in callers { #expect(await caller.value.error == .cancelled) }
@@ -75,7 +75,7 @@ struct SessionCoalescingTests {
 
     @Test("a caller arriving during the retry backoff joins the same refresh")
     func callerJoinsDuringBackoff() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         try await h.signIn()
         // At its expiry, so neither caller can be handed the current token during the backoff.
@@ -103,7 +103,7 @@ struct SessionCoalescingTests {
 
     @Test("a failure is not sticky: every waiting caller gets it, the next call makes a new request")
     func failureIsNotSticky() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signedIn = try await h.signIn()
         // At its expiry, so the callers cannot be handed the current token meanwhile.
@@ -135,7 +135,7 @@ struct SessionCoalescingTests {
 
     @Test("sign-out during a slow refresh: the request is abandoned, nothing is resurrected, the whole grant is revoked")
     func lateRefreshDroppedAfterSignOut() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, callers) = try await waitingCallers(h, count: 1, answerAfter: .seconds(10))
         let session = h.session
         let signOut = Task { await SessionCallResult { () async throws(SessionError) in try await session.signOut() } }
@@ -163,7 +163,7 @@ struct SessionCoalescingTests {
 
     @Test("sign-out during a slow refresh journals its intent at once and never stores a late result as current")
     func signOutJournaledDuringSlowRefresh() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, callers) = try await waitingCallers(h, count: 1, answerAfter: .seconds(10))
         let savesBefore = h.journal.savedRecords.count
         let session = h.session
@@ -181,7 +181,7 @@ struct SessionCoalescingTests {
 
     @Test("sign-out during a slow code exchange: the late tokens are discarded and revoked")
     func lateExchangeDroppedAfterSignOut() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         h.provider.script(.slow(.seconds(5)), on: .token)
         h.presenter.enqueue(.approve(subject: "alice"))

@@ -9,12 +9,12 @@ import Testing
 /// the id_token policy for providers that issue none for this grant.
 @Suite("Session device sign-in")
 struct SessionDeviceSignInTests {
-    typealias Step = SessionHarness.Step
+    typealias Step = SimulatedSessionEnvironment.Step
 
     private static let deviceGrant = ProviderClient.deviceCodeGrantType
 
     /// Starts `signInWithDeviceCode()` and returns once the code is shown and the first poll waits.
-    private func startDeviceSignIn(_ h: SessionHarness) async -> Task<SessionCallResult<SessionIdentity>, Never> {
+    private func startDeviceSignIn(_ h: SimulatedSessionEnvironment) async -> Task<SessionCallResult<SessionIdentity>, Never> {
         let session = h.session
         let task = Task { await SessionCallResult { () async throws(SessionError) in try await session.signInWithDeviceCode() } }
         await h.waitUntil("the code is shown") { h.presenter.presentedDeviceCodes.count == 1 }
@@ -23,13 +23,13 @@ struct SessionDeviceSignInTests {
     }
 
     /// The simulated times (seconds) at which the token endpoint was polled for the device code.
-    private func pollTimes(_ h: SessionHarness) -> [Double] {
+    private func pollTimes(_ h: SimulatedSessionEnvironment) -> [Double] {
         h.provider.requestLog.filter { $0.grantType == Self.deviceGrant }.map { $0.receivedAt.timeIntervalSince(h.epoch) }
     }
 
     @Test("the person approves after a slow_down: polls at the planner's intervals on the injected clock, then active")
     func approvedAfterASlowDown() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         h.provider.scriptDeviceAuthorization(SimulatedProviderDeviceScript(subject: "alice", decidedAtPoll: 3, slowDownAtPolls: [2]))
         h.presenter.enqueue(.showDeviceCode)
@@ -66,7 +66,7 @@ struct SessionDeviceSignInTests {
 
     @Test("the presenter's person enters the code at once: the first poll brings the tokens")
     func presenterEntersTheCode() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.presenter.enqueue(.enterDeviceCode(subject: "bob"))
         let signIn = await startDeviceSignIn(h)
         await h.advanceToNextSleeper()
@@ -79,7 +79,7 @@ struct SessionDeviceSignInTests {
         arguments: [(AuthorizationRequestOptions.OfflineAccessPolicy.request, true), (.asConfigured, false)])
     func scopesFollowTheOfflinePolicy(policy: AuthorizationRequestOptions.OfflineAccessPolicy, refreshable: Bool) async throws {
         // This provider issues a refresh token only for a grant that includes offline_access.
-        let h = try SessionHarness(provider: SimulatedProviderConfiguration(refreshTokensRequireOfflineAccess: true)) {
+        let h = try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(refreshTokensRequireOfflineAccess: true)) {
             $0.authorizationOptions = try! AuthorizationRequestOptions(offlineAccess: policy)
         }
         h.presenter.enqueue(.enterDeviceCode(subject: "alice"))
@@ -91,7 +91,7 @@ struct SessionDeviceSignInTests {
 
     @Test("access_denied ends the sign-in with a typed error")
     func denied() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         h.provider.scriptDeviceAuthorization(SimulatedProviderDeviceScript(subject: "alice", decidedAtPoll: 2, decision: .deny))
         h.presenter.enqueue(.showDeviceCode)
@@ -108,7 +108,7 @@ struct SessionDeviceSignInTests {
 
     @Test("a code nobody approves expires: no poll is planned at or past expires_in")
     func expires() async throws {
-        let h = try SessionHarness(provider: SimulatedProviderConfiguration(deviceCodeLifetime: .seconds(12)))
+        let h = try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(deviceCodeLifetime: .seconds(12)))
         await h.startRecording()
         h.presenter.enqueue(.showDeviceCode)
         let signIn = await startDeviceSignIn(h)
@@ -125,7 +125,7 @@ struct SessionDeviceSignInTests {
 
     @Test("cancelling the caller between polls ends the sign-in and stops polling")
     func cancelledBetweenPolls() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         h.presenter.enqueue(.showDeviceCode)
         let signIn = await startDeviceSignIn(h)
@@ -139,7 +139,7 @@ struct SessionDeviceSignInTests {
 
     @Test("cancelling the caller while a poll is in flight abandons the poll; its answer is never used")
     func cancelledDuringAPoll() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.presenter.enqueue(.enterDeviceCode(subject: "alice"))
         let signIn = await startDeviceSignIn(h)
         h.provider.script(.slow(.seconds(3)), on: .token)
@@ -157,11 +157,11 @@ struct SessionDeviceSignInTests {
         struct BrowserOnlyPresenter: HandoffPresenter {
             func present(_ request: HandoffRequest) async throws(HandoffError) -> URL? { throw .cancelled }
         }
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let session = Session(
             configuration: h.configuration, transport: h.provider, store: InMemoryCredentialStore(), presenter: BrowserOnlyPresenter(),
             clock: h.clock, wallClock: { [clock = h.clock] in clock.wallClockNow() })
-        let events = SessionHarness.Collected<SessionEvent>()
+        let events = Collected<SessionEvent>()
         session.addObserver { events.append($0) }
         await #expect(throws: SessionError.unsupported(.presentation("this presenter cannot show a device code"))) {
             try await session.signInWithDeviceCode()
@@ -178,7 +178,7 @@ struct SessionDeviceSignInTests {
 
     @Test("a provider without a device authorization endpoint refuses at once, without moving")
     func noEndpoint() async throws {
-        let h = try SessionHarness { $0.provider.deviceAuthorizationEndpoint = nil }
+        let h = try SimulatedSessionEnvironment { $0.provider.deviceAuthorizationEndpoint = nil }
         await h.startRecording()
         await #expect(throws: SessionError.unsupported(.deviceAuthorization)) {
             try await h.session.signInWithDeviceCode()
@@ -189,7 +189,7 @@ struct SessionDeviceSignInTests {
 
     @Test("a refused code request ends the sign-in with the provider's error")
     func refusedCodeRequest() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         h.provider.script(.unauthorized, on: .deviceAuthorization)
         let error = try #require(
@@ -208,7 +208,7 @@ struct SessionDeviceSignInTests {
 
     @Test("sign-in and device sign-in exclude each other while one waits")
     func oneHandoffAtATime() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.presenter.enqueue(.showDeviceCode)
         let signIn = await startDeviceSignIn(h)
         await #expect(throws: SessionError.signInInProgress) { try await h.session.signIn() }
@@ -219,7 +219,7 @@ struct SessionDeviceSignInTests {
 
     @Test("without an id_token and with the default policy, the sign-in fails typed and its refresh token is revoked")
     func missingIDTokenIsRefusedByDefault() async throws {
-        let h = try SessionHarness(provider: SimulatedProviderConfiguration(issuesIDTokenForDeviceGrant: false))
+        let h = try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(issuesIDTokenForDeviceGrant: false))
         await h.startRecording()
         h.presenter.enqueue(.enterDeviceCode(subject: "alice"))
         let signIn = await startDeviceSignIn(h)
@@ -235,7 +235,7 @@ struct SessionDeviceSignInTests {
 
     @Test("without an id_token and with the policy off, UserInfo names the person; a later id_token takes over")
     func missingIDTokenWithUserInfo() async throws {
-        let h = try SessionHarness(provider: SimulatedProviderConfiguration(issuesIDTokenForDeviceGrant: false)) {
+        let h = try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(issuesIDTokenForDeviceGrant: false)) {
             $0.requireIDTokenForDeviceSignIn = false
         }
         h.provider.register(SimulatedProviderUser(subject: "alice", profile: ProfileClaims(name: "Alice Liddell")))

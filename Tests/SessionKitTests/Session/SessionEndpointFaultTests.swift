@@ -8,12 +8,14 @@ import Testing
 /// exchange and the signing keys, each with the exact event sequence it produces.
 @Suite("Session endpoint faults")
 struct SessionEndpointFaultTests {
-    typealias Step = SessionHarness.Step
+    typealias Step = SimulatedSessionEnvironment.Step
 
     // MARK: Code exchange
 
     /// Starts a sign-in the presenter approves, with `fault` on the token endpoint.
-    private func signInTask(_ h: SessionHarness, _ fault: SimulatedProviderFault) async -> Task<SessionCallResult<SessionIdentity>, Never> {
+    private func signInTask(_ h: SimulatedSessionEnvironment, _ fault: SimulatedProviderFault) async -> Task<
+        SessionCallResult<SessionIdentity>, Never
+    > {
         await h.startRecording()
         h.provider.script(fault, on: .token)
         h.presenter.enqueue(.approve(subject: "alice"))
@@ -36,7 +38,7 @@ struct SessionEndpointFaultTests {
             (.malformedJSON, "invalid response: token response does not decode"),
         ])
     func exchangeFails(fault: SimulatedProviderFault, summary: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signIn = await signInTask(h, fault)
         if fault == .timeout || fault == .timeoutAfterProcessing {
             // Only once verifying is the handoff timer gone, so the one sleeper is the request's.
@@ -71,7 +73,7 @@ struct SessionEndpointFaultTests {
 
     @Test("a slow code exchange keeps the session verifying in simulated time, then signs in")
     func exchangeSlow() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signIn = await signInTask(h, .slow(.seconds(3)))
         await h.waitUntil("verifying") { h.session.stage == .verifying }
         #expect(await h.advanceToNextSleeper() == .seconds(3))
@@ -92,7 +94,7 @@ struct SessionEndpointFaultTests {
             (.keyID("sim-key-99"), "unknown_kid"),
         ])
     func exchangeVerificationFails(tampering: SimulatedProviderFault.IDTokenTampering, code: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signIn = await signInTask(h, .tamperedIDToken(tampering))
         let result = await signIn.value
 
@@ -123,7 +125,7 @@ struct SessionEndpointFaultTests {
 
     /// Signs in, scripts `fault` on the revocation endpoint and signs out in a task.
     private func signOutTask(
-        _ h: SessionHarness, _ fault: SimulatedProviderFault
+        _ h: SimulatedSessionEnvironment, _ fault: SimulatedProviderFault
     ) async throws -> (StoredSession, Task<SessionCallResult<Void>, Never>) {
         await h.startRecording()
         let signedIn = try await h.signIn()
@@ -142,7 +144,7 @@ struct SessionEndpointFaultTests {
             (.rateLimited(retryAfterSeconds: 45), "429 rate_limited"),
         ])
     func revocationRetried(fault: SimulatedProviderFault, because: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, signOut) = try await signOutTask(h, fault)
         if fault == .timeout || fault == .timeoutAfterProcessing {
             #expect(await h.advanceToNextSleeper() == .seconds(30))
@@ -175,7 +177,7 @@ struct SessionEndpointFaultTests {
 
     @Test("a slow revocation holds the session in revoking, handing out no token, until it confirms")
     func revocationSlow() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, signOut) = try await signOutTask(h, .slow(.seconds(4)))
         await h.clock.waitForSleepers(count: 1)
         await #expect(throws: SessionError.signOutInProgress) { try await h.session.validAccessToken() }
@@ -193,7 +195,7 @@ struct SessionEndpointFaultTests {
 
     @Test("a 200 revocation answer with an unreadable body still confirms (RFC 7009 needs only the status)")
     func revocationMalformedBody() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (_, signOut) = try await signOutTask(h, .malformedJSON)
         #expect(await signOut.value.error == nil)
         #expect(h.steps.last == .move(.revoking, .signedOut, .revocationConfirmed))
@@ -210,7 +212,7 @@ struct SessionEndpointFaultTests {
             (.notFound, 404),
         ])
     func revocationRefused(fault: SimulatedProviderFault, status: Int) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, signOut) = try await signOutTask(h, fault)
         #expect(await signOut.value.error == nil)
         #expect(
@@ -229,7 +231,7 @@ struct SessionEndpointFaultTests {
 
     @Test("a provider without a revocation endpoint gets a local wipe and says so")
     func noRevocationEndpoint() async throws {
-        let h = try SessionHarness { $0.provider.revocationEndpoint = nil }
+        let h = try SimulatedSessionEnvironment { $0.provider.revocationEndpoint = nil }
         await h.startRecording()
         try await h.signIn()
         try await h.session.signOut()
@@ -246,7 +248,7 @@ struct SessionEndpointFaultTests {
 
     /// Signs in, scripts `fault` on `endpoint` and deletes the account in a task.
     private func deletionTask(
-        _ h: SessionHarness, _ fault: SimulatedProviderFault, on endpoint: SimulatedProviderEndpoint = .disconnect
+        _ h: SimulatedSessionEnvironment, _ fault: SimulatedProviderFault, on endpoint: SimulatedProviderEndpoint = .disconnect
     ) async throws -> (StoredSession, Task<SessionCallResult<Void>, Never>) {
         await h.startRecording()
         let signedIn = try await h.signIn()
@@ -257,7 +259,7 @@ struct SessionEndpointFaultTests {
 
     @Test("disconnect answered 404 counts as confirmed; the refresh token is still revoked")
     func disconnectNotFound() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, deletion) = try await deletionTask(h, .notFound)
         #expect(await deletion.value.error == nil)
         await h.waitUntil("deferred revocation") { h.deferredRevocations == 1 }
@@ -284,7 +286,7 @@ struct SessionEndpointFaultTests {
             (.rateLimited(retryAfterSeconds: 12), "429 rate_limited"),
         ])
     func disconnectRetried(fault: SimulatedProviderFault, because: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, deletion) = try await deletionTask(h, fault)
         if fault == .timeout {
             #expect(await h.advanceToNextSleeper() == .seconds(30))
@@ -323,7 +325,7 @@ struct SessionEndpointFaultTests {
 
     @Test("a device-key exchange outage during deletion is retried like the disconnect itself")
     func deviceKeyExchangeRetried() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (_, deletion) = try await deletionTask(h, .serverError(status: 503), on: .deviceKeyExchange)
         await h.advanceToNextSleeper()
         #expect(await deletion.value.error == nil)
@@ -347,7 +349,7 @@ struct SessionEndpointFaultTests {
 
     @Test("a provider without app disconnect: deletion is unavailable, the session and credentials stay")
     func noDisconnectEndpoint() async throws {
-        let h = try SessionHarness { $0.provider.disconnectEndpoint = nil }
+        let h = try SimulatedSessionEnvironment { $0.provider.disconnectEndpoint = nil }
         await h.startRecording()
         let signedIn = try await h.signIn()
         await #expect(throws: SessionError.unsupported(.accountDeletion)) { try await h.session.deleteAccount() }
@@ -364,7 +366,7 @@ struct SessionEndpointFaultTests {
 
     @Test("a journaled deletion refused after a relaunch: the account stays and the session is restored")
     func resumedDeletionRefused() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signedIn = try await h.signIn()
         var record = h.store.record
         record.pendingOperation = .deleteAccount
@@ -394,7 +396,7 @@ struct SessionEndpointFaultTests {
 
     @Test("a key-set outage during sign-in verification fails the sign-in; the unverified refresh token is revoked")
     func keySetOutageAtSignIn() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         h.provider.script(.serverError(status: 503), on: .jwks)
         h.presenter.enqueue(.approve(subject: "alice"))
@@ -420,7 +422,7 @@ struct SessionEndpointFaultTests {
 
     @Test("a key-set outage while verifying a refresh is transient: retried with the rotated token, then active")
     func keySetOutageDuringRefresh() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signedIn = try await h.signIn()
         // An hour on, the cached key set is stale and the access token due: both are fetched again.

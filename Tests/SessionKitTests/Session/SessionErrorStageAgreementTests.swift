@@ -96,13 +96,13 @@ struct SessionErrorStageAgreementTests {
     ]
 
     /// A session whose device codes expire after 12 s: polled at 5 s and 10 s, expired before a third.
-    private static func signInHarness() throws -> SessionHarness {
-        try SessionHarness(provider: SimulatedProviderConfiguration(deviceCodeLifetime: .seconds(12)))
+    private static func signInHarness() throws -> SimulatedSessionEnvironment {
+        try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(deviceCodeLifetime: .seconds(12)))
     }
 
     /// Runs a sign-in that fails as `failure` says, moving simulated time where it waits, and
     /// returns its error (`nil` if it did not fail).
-    private static func failedSignIn(_ h: SessionHarness, _ failure: SignInFailure) async -> SessionError? {
+    private static func failedSignIn(_ h: SimulatedSessionEnvironment, _ failure: SignInFailure) async -> SessionError? {
         let session = h.session
         let timeout = h.clock.now.advanced(by: h.configuration.handoffTimeout)
         switch failure {
@@ -149,7 +149,7 @@ struct SessionErrorStageAgreementTests {
 
     @Test("a refresh's every failure, through either call, agrees with the stage after it", arguments: refreshFaults, Caller.allCases)
     func refreshFailures(fault: SimulatedProviderFault, caller: Caller) async throws {
-        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        let h = try SimulatedSessionEnvironment { $0.refreshRetry.maximumAttempts = 1 }
         let signedIn = try await h.signIn()
         // At expiry, so a failure cannot be answered with the current token.
         h.clock.advance(by: .seconds(3600))
@@ -172,7 +172,7 @@ struct SessionErrorStageAgreementTests {
 
     @Test("a 403 or 404 to a refresh is a refusal: the session stays, and the next call tries again", arguments: [403, 404])
     func forbiddenAndNotFoundAreRefusals(status: Int) async throws {
-        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        let h = try SimulatedSessionEnvironment { $0.refreshRetry.maximumAttempts = 1 }
         _ = try await h.signIn()
         h.clock.advance(by: .seconds(3600))
         h.provider.script(status == 403 ? .forbidden : .notFound, on: .token)
@@ -190,7 +190,7 @@ struct SessionErrorStageAgreementTests {
         "an account deletion's every failure agrees with the stage after it",
         arguments: [SimulatedProviderFault.unauthorized, .forbidden, .rawAnswer(status: 409, body: #"{"error":"conflict"}"#)])
     func deletionFailures(fault: SimulatedProviderFault) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         _ = try await h.signIn()
         h.provider.script(fault, on: .disconnect)
         let error = try #require(await SessionCallResult { () async throws(SessionError) in try await h.session.deleteAccount() }.error)
@@ -201,7 +201,7 @@ struct SessionErrorStageAgreementTests {
     @Test("a sign-out's failures agree with the stage after it")
     func signOutFailures() async throws {
         // Asked while an account deletion waits for the provider.
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         _ = try await h.signIn()
         h.provider.script(.serverError(status: 503), on: .disconnect, times: 100)
         let session = h.session
@@ -228,7 +228,7 @@ struct SessionErrorStageAgreementTests {
         [InMemoryCredentialStore.Operation.load, .save])
     func endingStoreFailures(ending: Ending, operation: InMemoryCredentialStore.Operation) async throws {
         for fault in Self.storeFaults[operation] ?? [] {
-            let h = try SessionHarness()
+            let h = try SimulatedSessionEnvironment()
             _ = try await h.signIn()
             await h.startRecording()
             h.store.failNext(operation, with: fault)
@@ -276,7 +276,7 @@ struct SessionErrorStageAgreementTests {
         "a refresh whose rotated token cannot be stored agrees with the stage after it",
         arguments: [CredentialStoreError.noSpace, .ioFailure("disk")])
     func refreshStoreFailures(fault: CredentialStoreError) async throws {
-        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        let h = try SimulatedSessionEnvironment { $0.refreshRetry.maximumAttempts = 1 }
         _ = try await h.signIn()
         h.clock.advance(by: .seconds(3600))
         h.store.failNextSaves(1, with: fault)
@@ -287,7 +287,7 @@ struct SessionErrorStageAgreementTests {
 
     @Test("a call the stage does not allow is misuse while signed in, never a reason to sign in")
     func misuseWhileSignedIn() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         _ = try await h.signIn()
         let error = try #require(await SessionCallResult { () async throws(SessionError) in try await h.session.signIn() }.error)
         #expect(Self.disagreement(error, stage: h.session.stage) == nil)
@@ -296,7 +296,7 @@ struct SessionErrorStageAgreementTests {
 
     @Test("a launch's failures agree with the stage: a foreign store leaves it signed out and asks for sign-in")
     func restoreFailures() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         var foreign = try await h.signIn()
         foreign.audience = ["another-client"]
         h.store.replaceRecord(CredentialRecord(session: foreign))
@@ -316,7 +316,7 @@ struct SessionErrorStageAgreementTests {
     @Test(
         "a guest key renewal's every failure, through either call, agrees with the stage after it", arguments: guestFaults, Caller.allCases)
     func guestRenewalFailures(fault: SimulatedProviderFault, caller: Caller) async throws {
-        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        let h = try SimulatedSessionEnvironment { $0.refreshRetry.maximumAttempts = 1 }
         try await h.session.startGuestSession()
         // At expiry, so a failure cannot be answered with the current key.
         h.clock.advance(by: .seconds(3600))
@@ -337,7 +337,7 @@ struct SessionErrorStageAgreementTests {
 
     @Test("a guest session's start that fails leaves it signed out, in agreement", arguments: guestFaults)
     func guestStartFailures(fault: SimulatedProviderFault) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.provider.script(fault, on: .anonymousBootstrap, times: 2)
         let error = try #require(await SessionCallResult { () async throws(SessionError) in try await h.session.startGuestSession() }.error)
         #expect(Self.disagreement(error, stage: h.session.stage) == nil, "\(fault): \(error.code)")
@@ -346,7 +346,7 @@ struct SessionErrorStageAgreementTests {
 
     @Test("a call a guest session does not allow is misuse, never a reason to sign in")
     func misuseInAGuestSession() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await h.session.startGuestSession()
         h.provider.script(.slow(.seconds(5)), on: .anonymousBootstrap)
         h.clock.advance(by: .seconds(3550))

@@ -16,7 +16,7 @@ struct SessionEventStreamTests {
 
     @Test("a new subscriber first receives the current stage with from == nil, then every later event")
     func replaysCurrentStage() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         var early = h.session.events().makeAsyncIterator()
         let first = try transition(await early.next())
         #expect(first == SessionTransition(from: nil, to: .signedOut, reason: .current, date: h.epoch))
@@ -53,7 +53,7 @@ struct SessionEventStreamTests {
 
     @Test("a subscriber during a refresh sees refreshing, then the outcome")
     func replaysTransientStage() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await h.signIn()
         h.clock.advance(by: .seconds(3540))
         h.provider.script(.slow(.seconds(2)), on: .token)

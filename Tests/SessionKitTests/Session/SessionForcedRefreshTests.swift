@@ -7,11 +7,11 @@ import Testing
 /// refresh in flight, or why not. `validAccessToken()` keeps "current or fresh".
 @Suite("Session forced refresh")
 struct SessionForcedRefreshTests {
-    typealias Step = SessionHarness.Step
+    typealias Step = SimulatedSessionEnvironment.Step
 
     @Test("refresh() returns a newer token than the one held, long before it is due")
     func refreshReturnsANewerToken() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         _ = try await h.signIn()
         h.clock.advance(by: .seconds(600))
         let held = try await h.session.validAccessToken()
@@ -25,7 +25,7 @@ struct SessionForcedRefreshTests {
         "a failure that may pass throws once the policy gives up; the held token is never handed back",
         arguments: [SimulatedProviderFault.connectionFailure, .serverError(status: 503)])
     func transientFailureThrows(fault: SimulatedProviderFault) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         _ = try await h.signIn()
         h.clock.advance(by: .seconds(600))
         let held = try await h.session.validAccessToken()
@@ -43,7 +43,7 @@ struct SessionForcedRefreshTests {
 
     @Test("during a backoff the current token goes to validAccessToken() callers, refresh() waits for the retry")
     func backoffSplitsTheCallers() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         _ = try await h.signIn()
         // Due, not expired: inside the lead time.
         h.clock.advance(by: .seconds(3550))
@@ -65,7 +65,7 @@ struct SessionForcedRefreshTests {
 
     @Test("refresh() joins a refresh in flight instead of starting another")
     func refreshJoinsTheRefreshInFlight() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         _ = try await h.signIn()
         h.clock.advance(by: .seconds(3600))
         h.provider.script(.slow(.seconds(1)), on: .token)
@@ -82,7 +82,7 @@ struct SessionForcedRefreshTests {
 
     @Test("a refresh answered without an id_token says the identity was kept, not verified")
     func refreshWithoutAnIDTokenSaysIdentityKept() async throws {
-        let h = try SessionHarness(provider: SimulatedProviderConfiguration(issuesIDTokenOnRefresh: false))
+        let h = try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(issuesIDTokenOnRefresh: false))
         await h.startRecording()
         _ = try await h.signIn()
         _ = try await h.session.refresh()

@@ -10,13 +10,13 @@ import Testing
 struct SessionGuestTests {
     static let invalidDeviceSecret = SimulatedProviderFault.rawAnswer(status: 401, body: #"{"error":"invalid_device_secret"}"#)
 
-    static func bootstraps(_ h: SessionHarness) -> [SimulatedProviderLogEntry] {
+    static func bootstraps(_ h: SimulatedSessionEnvironment) -> [SimulatedProviderLogEntry] {
         h.provider.requestLog.filter { $0.endpoint == .anonymousBootstrap }
     }
 
     /// Starts a guest session and returns the device id it was bootstrapped with.
     @discardableResult
-    static func startGuest(_ h: SessionHarness) async throws -> String {
+    static func startGuest(_ h: SimulatedSessionEnvironment) async throws -> String {
         let identity = try await h.session.startGuestSession()
         #expect(identity.isAnonymous)
         return try #require(h.store.guest?.deviceID)
@@ -25,7 +25,7 @@ struct SessionGuestTests {
     // MARK: - Starting
 
     @Test func startingLeadsToAnActiveAnonymousSessionWithoutARefreshToken() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let identity = try await h.session.startGuestSession()
         #expect(h.session.stage == .active)
@@ -45,7 +45,7 @@ struct SessionGuestTests {
     }
 
     @Test func concurrentStartsShareOneBootstrap() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.provider.script(.slow(.seconds(2)), on: .anonymousBootstrap)
         let session = h.session
         let callers = 8
@@ -83,7 +83,7 @@ struct SessionGuestTests {
     // MARK: - Renewing the key
 
     @Test func everyCallerOfADueKeyGetsTheOneRenewal() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await Self.startGuest(h)
         let first = try #require(h.store.record.session?.accessToken)
         // Inside the lead time (60 s before the key's hour is up).
@@ -111,7 +111,7 @@ struct SessionGuestTests {
     }
 
     @Test func aRefusedSecretIsDroppedAndOneFreshBootstrapMakesANewAnonymousUser() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let device = try await Self.startGuest(h)
         let firstUser = try #require(h.session.identity?.subject)
         await h.startRecording()
@@ -128,7 +128,7 @@ struct SessionGuestTests {
     }
 
     @Test func theSecretIsIssuedOnceAndPresentedAtEveryRenewal() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let device = try await Self.startGuest(h)
         let secret = try #require(h.store.guest?.deviceSecret)
         let user = h.provider.guestUserID(deviceID: device)
@@ -143,7 +143,7 @@ struct SessionGuestTests {
     }
 
     @Test func aServerSideResetEndsTheOldKeysAndTheRenewalStartsANewAnonymousUser() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let device = try await Self.startGuest(h)
         let firstUser = try #require(h.session.identity?.subject)
         let oldKey = try #require(h.store.record.session?.accessToken)
@@ -158,7 +158,7 @@ struct SessionGuestTests {
     }
 
     @Test func aSecondRefusalEndsTheGuestSessionWithATypedError() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await Self.startGuest(h)
         h.clock.advance(by: .seconds(3600))
         h.provider.script(Self.invalidDeviceSecret, on: .anonymousBootstrap, times: 2)
@@ -172,7 +172,7 @@ struct SessionGuestTests {
     }
 
     @Test func aRenewalThatMayPassKeepsTheGuestAndHandsOutTheCurrentKey() async throws {
-        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        let h = try SimulatedSessionEnvironment { $0.refreshRetry.maximumAttempts = 1 }
         try await Self.startGuest(h)
         let current = try #require(h.store.record.session?.accessToken)
         h.clock.advance(by: .seconds(3550))
@@ -185,7 +185,7 @@ struct SessionGuestTests {
     // MARK: - Relaunch
 
     @Test func aRelaunchRestoresTheGuestOfflineFirst() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await Self.startGuest(h)
         let key = try #require(h.store.record.session?.accessToken)
         let subject = h.session.identity?.subject
@@ -201,7 +201,7 @@ struct SessionGuestTests {
     }
 
     @Test func aRelaunchWithADueKeyReturnsAtOnceAndRenewsInTheBackground() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await Self.startGuest(h)
         await h.session.shutdown()
         h.clock.advance(by: .seconds(3550))
@@ -217,7 +217,7 @@ struct SessionGuestTests {
     // MARK: - Signing in from a guest
 
     @Test func aVerifiedSignInFromAGuestPromotesItAndThenResetsTheGuestCredential() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.provider.register(SimulatedProviderUser(subject: "alice", isAnonymous: false, wasPreviouslyAnonymous: true))
         try await Self.startGuest(h)
         await h.startRecording()
@@ -234,7 +234,7 @@ struct SessionGuestTests {
     }
 
     @Test func aDeviceSignInFromAGuestPromotesItToo() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.provider.register(SimulatedProviderUser(subject: "alice", isAnonymous: false, wasPreviouslyAnonymous: true))
         try await Self.startGuest(h)
         await h.startRecording()
@@ -253,7 +253,7 @@ struct SessionGuestTests {
     }
 
     @Test func aSignInIntoAnotherAccountIsNoPromotion() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await Self.startGuest(h)
         await h.startRecording()
         try await h.signIn(as: "bob")
@@ -263,7 +263,7 @@ struct SessionGuestTests {
 
     @Test(arguments: [ScriptedPresenter.Behaviour.cancel, .deny()])
     func aSignInFromAGuestThatDoesNotCompleteReturnsToTheGuest(behaviour: ScriptedPresenter.Behaviour) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await Self.startGuest(h)
         let guest = try #require(h.store.guest)
         let key = try #require(h.store.record.session?.accessToken)
@@ -280,7 +280,7 @@ struct SessionGuestTests {
     @Test func signingAGuestOutResetsTheDeviceCredentialAndTellsTheProviderNothing() async throws {
         let gate = ScriptedBiometricGate()
         let vault = HighAssuranceVault(gate: gate, now: { Date() }, isInBackground: { false })
-        let h = try SessionHarness { $0.highAssurance = vault }
+        let h = try SimulatedSessionEnvironment { $0.highAssurance = vault }
         try await Self.startGuest(h)
         try await gate.store(Secret("high-assurance"), metadata: [])
         let before = h.provider.requestLog.count
@@ -296,7 +296,7 @@ struct SessionGuestTests {
     }
 
     @Test func deletingAGuestEndsItAndAsksTheAppToDeleteItsData() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await Self.startGuest(h)
         let subject = try #require(h.session.identity?.subject)
         await h.startRecording()
@@ -308,7 +308,7 @@ struct SessionGuestTests {
     }
 
     @Test func aGuestWipeTheStoreRefusesKeepsTheGuest() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await Self.startGuest(h)
         h.store.failNext(.removeGuest, with: .permissionDenied("locked"))
         await #expect(throws: SessionError.storage(.permissionDenied("locked"))) { try await h.session.signOut() }
@@ -319,7 +319,7 @@ struct SessionGuestTests {
     // MARK: - Secrets
 
     @Test func noGuestSecretShowsInEventsDescriptionsOrErrors() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         try await Self.startGuest(h)
         h.clock.advance(by: .seconds(3600))

@@ -10,12 +10,12 @@ import Testing
 struct SessionHighAssuranceTests {
     struct Setup {
         let gate = ScriptedBiometricGate()
-        let h: SessionHarness
+        let h: SimulatedSessionEnvironment
 
         init() throws {
             let gate = gate
             let vault = HighAssuranceVault(gate: gate, now: { Date() }, isInBackground: { false })
-            h = try SessionHarness { $0.highAssurance = vault }
+            h = try SimulatedSessionEnvironment { $0.highAssurance = vault }
         }
 
         func signInAndKeep() async throws {
@@ -64,7 +64,7 @@ struct SessionHighAssuranceTests {
     }
 
     @Test func withoutAVaultSignOutStillCompletes() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         _ = try await h.signIn()
         try await h.session.signOut()
         #expect(h.session.stage == .signedOut)

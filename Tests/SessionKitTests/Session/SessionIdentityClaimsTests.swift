@@ -19,7 +19,7 @@ struct SessionIdentityClaimsTests {
 
     @Test("the identity carries the standard, authentication and custom claims of the verified id_token")
     func claimsAfterSignIn() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.provider.register(Self.alice)
         h.presenter.enqueue(.approve(subject: "alice"))
         let identity = try await h.session.signIn()
@@ -36,7 +36,7 @@ struct SessionIdentityClaimsTests {
 
     @Test("a restore has the claims without asking the provider for them")
     func claimsAfterRestore() async throws {
-        let h = try SessionHarness(provider: SimulatedProviderConfiguration(issuesIDTokenOnRefresh: false)) {
+        let h = try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(issuesIDTokenOnRefresh: false)) {
             $0.requireIDTokenOnRefresh = false
         }
         h.provider.register(Self.alice)
@@ -50,7 +50,7 @@ struct SessionIdentityClaimsTests {
 
     @Test("a refresh with a new id_token replaces the claims; one without keeps them")
     func claimsAfterRefresh() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.provider.register(Self.alice)
         try await h.signIn()
         var renamed = Self.alice
@@ -81,7 +81,7 @@ struct SessionIdentityClaimsTests {
 
     @Test("UserInfo for the signed-in person: accepted when its sub matches, returned, never merged")
     func userInfo() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.provider.register(Self.alice)
         try await h.signIn()
         let before = h.session.identity
@@ -94,7 +94,7 @@ struct SessionIdentityClaimsTests {
 
     @Test("a UserInfo answer about someone else is a typed error; the identity is untouched")
     func userInfoSubjectMismatch() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.provider.register(Self.alice)
         try await h.signIn()
         let before = h.session.identity
@@ -109,7 +109,7 @@ struct SessionIdentityClaimsTests {
 
     @Test("UserInfo refreshes a due access token first, and needs a session")
     func userInfoNeedsAValidToken() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await #expect(throws: SessionError.notSignedIn) { try await h.session.fetchUserInfo() }
         try await h.signIn()
         h.clock.advance(by: .seconds(3590))
@@ -119,7 +119,7 @@ struct SessionIdentityClaimsTests {
 
     @Test("a provider without a UserInfo endpoint gives nil")
     func noUserInfoEndpoint() async throws {
-        let h = try SessionHarness { $0.provider.userInfoEndpoint = nil }
+        let h = try SimulatedSessionEnvironment { $0.provider.userInfoEndpoint = nil }
         try await h.signIn()
         #expect(try await h.session.fetchUserInfo() == nil)
         #expect(h.provider.requestCount(for: .userInfo) == 0)

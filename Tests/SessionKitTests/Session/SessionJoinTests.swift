@@ -8,14 +8,14 @@ import Testing
 /// and wait there like every other caller: the machine owns them and decides everything about them.
 @Suite("Session joining a refresh")
 struct SessionJoinTests {
-    typealias Step = SessionHarness.Step
+    typealias Step = SimulatedSessionEnvironment.Step
     typealias Caller = Task<SessionCallResult<AccessToken>, Never>
 
     /// Signs in, lets the token become due, scripts a slow refresh answer and starts one caller,
     /// which starts the refresh through the machine; then starts `count` more callers and returns
     /// once all of them wait in the machine.
     private func joinedCallers(
-        _ h: SessionHarness, count: Int, answer: SimulatedProviderFault = .slow(.seconds(1)), at seconds: Int64 = 3540
+        _ h: SimulatedSessionEnvironment, count: Int, answer: SimulatedProviderFault = .slow(.seconds(1)), at seconds: Int64 = 3540
     ) async throws -> (first: Caller, joined: [Caller]) {
         await h.startRecording()
         _ = try await h.signIn()
@@ -36,7 +36,7 @@ struct SessionJoinTests {
 
     @Test("callers joining a refresh count as waiting and get the one refreshed token")
     func joinedCallersShareTheRefresh() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (first, joined) = try await joinedCallers(h, count: 20)
 
         h.clock.advanceToNextDeadline()
@@ -54,7 +54,7 @@ struct SessionJoinTests {
 
     @Test("a joined caller's cancellation takes only it out of the machine")
     func cancellingAJoinedCaller() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (first, joined) = try await joinedCallers(h, count: 3)
         joined[1].cancel()
         #expect(await joined[1].value.error == .cancelled)
@@ -69,7 +69,7 @@ struct SessionJoinTests {
 
     @Test("joined callers and callers through the actor wait in one place")
     func joinedAndActorCallersTogether() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (first, joined) = try await joinedCallers(h, count: 2)
         let session = h.session
         let forced = Task { await SessionCallResult { () async throws(SessionError) in try await session.refresh() } }
@@ -85,7 +85,7 @@ struct SessionJoinTests {
 
     @Test("sign-out while callers wait: they are told sign-out is in progress")
     func signOutAnswersJoinedCallers() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (first, joined) = try await joinedCallers(h, count: 5)
         try await h.session.signOut()
         #expect(await first.value.error == .signOutInProgress)
@@ -97,7 +97,7 @@ struct SessionJoinTests {
 
     @Test("inside the lead time, a refresh that fails hands joined callers the still-valid token")
     func failedRefreshInsideTheLeadTimeHandsOutTheCurrentToken() async throws {
-        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        let h = try SimulatedSessionEnvironment { $0.refreshRetry.maximumAttempts = 1 }
         let (first, joined) = try await joinedCallers(h, count: 4, answer: .timeout)
         let before = try #require(h.store.record.session?.accessToken)
         h.clock.advanceToNextDeadline()
@@ -110,7 +110,7 @@ struct SessionJoinTests {
 
     @Test("past the token's expiry, a refresh that fails answers joined callers with its error; the next call tries again")
     func failedRefreshAnswersJoinedCallers() async throws {
-        let h = try SessionHarness { $0.refreshRetry.maximumAttempts = 1 }
+        let h = try SimulatedSessionEnvironment { $0.refreshRetry.maximumAttempts = 1 }
         let (first, joined) = try await joinedCallers(h, count: 4, answer: .timeout, at: 3600)
         h.clock.advanceToNextDeadline()
         let error = try #require(await first.value.error)

@@ -28,7 +28,7 @@ struct SessionLaunchTests {
 
     @Test("restore() returns at once with the stage it restored into", arguments: Stored.allCases, Network.allCases)
     func launch(stored: Stored, network: Network) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         if stored != .nothing {
             _ = try await h.signIn()
             var record = h.store.record

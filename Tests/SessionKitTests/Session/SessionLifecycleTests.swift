@@ -16,7 +16,7 @@ struct SessionLifecycleTests {
     @Test("a launch before the first unlock waits for protected data instead of reporting signed out")
     func restoreWaitsForTheUnlock() async throws {
         let device = ScriptedProtectedData(available: true)
-        let h = try SessionHarness { $0.protectedData = device }
+        let h = try SimulatedSessionEnvironment { $0.protectedData = device }
         await h.startRecording()
         _ = try await h.signIn()
         h.signal.watch(device.changes)
@@ -35,7 +35,7 @@ struct SessionLifecycleTests {
 
     @Test("without a protected-data source, a locked store is a transient error, never signed out, and the next launch restores")
     func aLockedStoreThrowsATransientError() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signedIn = try await h.signIn()
         h.store.failNext(.load, with: .locked("Keychain read: interaction not allowed"))
@@ -54,7 +54,7 @@ struct SessionLifecycleTests {
     @Test("a locked store with a source waits for the unlock, then reads again")
     func aLockedReadWaitsThenRetries() async throws {
         let device = ScriptedProtectedData(available: true)
-        let h = try SessionHarness { $0.protectedData = device }
+        let h = try SimulatedSessionEnvironment { $0.protectedData = device }
         _ = try await h.signIn()
         h.signal.watch(device.changes)
         // The source said available, but the store still found the device locked (a race with
@@ -73,7 +73,7 @@ struct SessionLifecycleTests {
     @Test("a refresh runs inside one background task, ended once it is stored")
     func refreshInsideABackgroundTask() async throws {
         let tasks = RecordingBackgroundTasks()
-        let h = try SessionHarness { $0.backgroundTasks = tasks }
+        let h = try SimulatedSessionEnvironment { $0.backgroundTasks = tasks }
         _ = try await h.signIn()
         h.clock.advance(by: .seconds(3600))
         _ = try await h.session.validAccessToken()
@@ -84,7 +84,7 @@ struct SessionLifecycleTests {
     @Test("a refresh a sign-out overtakes still ends its background task, and the sign-out has its own")
     func cancelledRefreshEndsItsTask() async throws {
         let tasks = RecordingBackgroundTasks()
-        let h = try SessionHarness { $0.backgroundTasks = tasks }
+        let h = try SimulatedSessionEnvironment { $0.backgroundTasks = tasks }
         _ = try await h.signIn()
         h.clock.advance(by: .seconds(3600))
         h.provider.script(.slow(.seconds(5)), on: .token)
@@ -101,7 +101,7 @@ struct SessionLifecycleTests {
     @Test("a task the system expires is ended there, once; the session does not end it again")
     func anExpiredTaskIsEndedOnce() async throws {
         let tasks = RecordingBackgroundTasks()
-        let h = try SessionHarness { $0.backgroundTasks = tasks }
+        let h = try SimulatedSessionEnvironment { $0.backgroundTasks = tasks }
         _ = try await h.signIn()
         h.provider.script(.slow(.seconds(5)), on: .revocation)
         let signOut = Task { try await h.session.signOut() }
@@ -117,7 +117,7 @@ struct SessionLifecycleTests {
     @Test("no background time granted: the work runs all the same")
     func noBackgroundTimeStillRuns() async throws {
         let tasks = RecordingBackgroundTasks(grants: false)
-        let h = try SessionHarness { $0.backgroundTasks = tasks }
+        let h = try SimulatedSessionEnvironment { $0.backgroundTasks = tasks }
         _ = try await h.signIn()
         try await h.session.signOut()
         #expect(h.session.stage == .signedOut)

@@ -11,7 +11,7 @@ import Testing
 struct SessionNoSecretsTests {
     /// Every text an app might print or log during one scenario.
     final class Printed: Sendable {
-        private let texts = SessionHarness.Collected<String>()
+        private let texts = Collected<String>()
 
         var all: [String] { texts.values }
 
@@ -47,21 +47,21 @@ struct SessionNoSecretsTests {
         var description: String { rawValue }
 
         /// The harness each scenario runs on.
-        func makeHarness() throws -> SessionHarness {
+        func makeHarness() throws -> SimulatedSessionEnvironment {
             switch self {
             case .providerLogout, .providerLogoutRefused:
-                try SessionHarness {
+                try SimulatedSessionEnvironment {
                     $0.endsProviderSessionAtSignOut = true
                     $0.postLogoutRedirectURI = URL(string: "com.example.app://oauth/logged-out")
                 }
             case .deviceSignInFailures:
-                try SessionHarness(provider: SimulatedProviderConfiguration(issuesIDTokenForDeviceGrant: false))
+                try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(issuesIDTokenForDeviceGrant: false))
             default:
-                try SessionHarness()
+                try SimulatedSessionEnvironment()
             }
         }
 
-        func run(_ h: SessionHarness, _ printed: Printed) async throws {
+        func run(_ h: SimulatedSessionEnvironment, _ printed: Printed) async throws {
             let session = h.session
             switch self {
             case .happyPathAndRestore:

@@ -9,15 +9,15 @@ import Testing
 /// callback; a cancellation or a timeout never undoes the wipe and is told as an event.
 @Suite("Session provider logout")
 struct SessionProviderLogoutTests {
-    typealias Step = SessionHarness.Step
+    typealias Step = SimulatedSessionEnvironment.Step
 
     static let loggedOut = URL(string: "com.example.app://oauth/logged-out")!
 
     private func harness(
         provider: SimulatedProviderConfiguration = SimulatedProviderConfiguration(),
         configure: (inout SessionConfiguration) -> Void = { _ in }
-    ) throws -> SessionHarness {
-        try SessionHarness(provider: provider) {
+    ) throws -> SimulatedSessionEnvironment {
+        try SimulatedSessionEnvironment(provider: provider) {
             $0.endsProviderSessionAtSignOut = true
             $0.postLogoutRedirectURI = Self.loggedOut
             configure(&$0)
@@ -26,7 +26,7 @@ struct SessionProviderLogoutTests {
 
     /// Signs in as alice and starts a sign-out whose end-session page never answers; returns once
     /// the page is shown.
-    private func pendingSignOut(_ h: SessionHarness) async throws -> Task<SessionCallResult<Void>, Never> {
+    private func pendingSignOut(_ h: SimulatedSessionEnvironment) async throws -> Task<SessionCallResult<Void>, Never> {
         try await h.signIn()
         await h.startRecording()
         h.presenter.enqueue(.neverAnswer)
@@ -131,7 +131,7 @@ struct SessionProviderLogoutTests {
         try await h.signIn()
         await h.startRecording()
         let session = h.session
-        let handled = SessionHarness.Collected<Bool>()
+        let handled = Collected<Bool>()
         h.presenter.onAppToAppOpen { url in handled.append(session.handle(url)) }
         h.presenter.enqueue(.endSession(delivery: .appToApp))
         try await session.signOut()
@@ -232,7 +232,7 @@ struct SessionProviderLogoutTests {
 
     @Test("without the switch, sign-out leaves the provider's session alone")
     func offByDefault() async throws {
-        let h = try SessionHarness { $0.postLogoutRedirectURI = Self.loggedOut }
+        let h = try SimulatedSessionEnvironment { $0.postLogoutRedirectURI = Self.loggedOut }
         try await h.signIn()
         await h.startRecording()
         try await h.session.signOut()
@@ -278,7 +278,7 @@ struct SessionProviderLogoutTests {
         }
         var providerConfiguration = SimulatedProviderConfiguration()
         providerConfiguration.postLogoutRedirectURIs.append(LoopbackPresenter.listener)
-        let h = try SessionHarness(provider: providerConfiguration)
+        let h = try SimulatedSessionEnvironment(provider: providerConfiguration)
         let session = Session(
             configuration: {
                 var configuration = h.configuration
@@ -288,7 +288,7 @@ struct SessionProviderLogoutTests {
             }(),
             transport: h.provider, store: InMemoryCredentialStore(), presenter: LoopbackPresenter(provider: h.provider, inner: h.presenter),
             clock: h.clock, wallClock: { [clock = h.clock] in clock.wallClockNow() })
-        let outcomes = SessionHarness.Collected<ProviderLogoutOutcome>()
+        let outcomes = Collected<ProviderLogoutOutcome>()
         session.addObserver { event in
             if case .providerLogout(let outcome) = event { outcomes.append(outcome) }
         }

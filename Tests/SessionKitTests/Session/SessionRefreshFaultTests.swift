@@ -7,12 +7,12 @@ import Testing
 /// Every fault the simulated provider can script on the token endpoint while a refresh is due.
 @Suite("Session refresh faults")
 struct SessionRefreshFaultTests {
-    typealias Step = SessionHarness.Step
+    typealias Step = SimulatedSessionEnvironment.Step
 
     /// Signs in, lets 59 minutes pass (the token is due within the 60 s lead time), scripts
     /// `fault` on the token endpoint and asks for a token in a task.
     private func dueRefresh(
-        _ h: SessionHarness, _ fault: SimulatedProviderFault, times: Int = 1
+        _ h: SimulatedSessionEnvironment, _ fault: SimulatedProviderFault, times: Int = 1
     ) async throws -> (StoredSession, Task<SessionCallResult<AccessToken>, Never>) {
         await h.startRecording()
         let signedIn = try await h.signIn()
@@ -27,7 +27,9 @@ struct SessionRefreshFaultTests {
     private static let due = Step.move(.active, .refreshing, .tokenDue(inSeconds: 0, callers: 1))
 
     /// Checks the session ended active on a new, verified, stored token that the caller received.
-    private func expectRefreshed(_ h: SessionHarness, _ result: SessionCallResult<AccessToken>, from signedIn: StoredSession) async throws {
+    private func expectRefreshed(_ h: SimulatedSessionEnvironment, _ result: SessionCallResult<AccessToken>, from signedIn: StoredSession)
+        async throws
+    {
         let token = try #require(result.value, "the caller got \(result)")
         let stored = try #require(h.store.record.session)
         #expect(token.secret == stored.accessToken)
@@ -49,7 +51,7 @@ struct SessionRefreshFaultTests {
             (.malformedJSON, "invalid response: token response does not decode"),
         ])
     func transientFailureRetried(fault: SimulatedProviderFault, because: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, caller) = try await dueRefresh(h, fault)
         if fault == .timeout {
             #expect(await h.advanceToNextSleeper() == .seconds(30))
@@ -80,7 +82,7 @@ struct SessionRefreshFaultTests {
             (.serverError(status: 503, retryAfterSeconds: 7), 7.0, "503 server_error"),
         ])
     func retryAfterHonoured(fault: SimulatedProviderFault, delay: Double, because: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, caller) = try await dueRefresh(h, fault)
         #expect(await h.advanceToNextSleeper() == .seconds(delay))
         let result = await caller.value
@@ -103,7 +105,7 @@ struct SessionRefreshFaultTests {
 
     @Test("a slow answer keeps the callers waiting in simulated time, then serves them")
     func slowAnswer() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, caller) = try await dueRefresh(h, .slow(.seconds(5)))
         await h.waitUntil("the caller waits") { h.session.waitingCallerCount == 1 }
         #expect(await h.advanceToNextSleeper() == .seconds(5))
@@ -117,7 +119,7 @@ struct SessionRefreshFaultTests {
 
     @Test("exhausting the refresh retry policy fails the callers, keeps the session, and is not sticky")
     func retriesExhausted() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, caller) = try await dueRefresh(h, .serverError(status: 503), times: 3)
         await h.advanceToNextSleeper()
         await h.advanceToNextSleeper()
@@ -161,7 +163,7 @@ struct SessionRefreshFaultTests {
 
     @Test("a rotated token lost in transit: the retry replays the old token, the provider revokes the chain")
     func timeoutAfterProcessing() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, caller) = try await dueRefresh(h, .timeoutAfterProcessing)
         #expect(await h.advanceToNextSleeper() == .seconds(30))
         await h.advanceToNextSleeper()
@@ -192,7 +194,7 @@ struct SessionRefreshFaultTests {
 
     @Test("invalid_grant ends the session: signed out with refreshRejected, store wiped")
     func invalidGrant() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (_, caller) = try await dueRefresh(h, .invalidGrant)
         let result = await caller.value
 
@@ -220,7 +222,7 @@ struct SessionRefreshFaultTests {
             (.rawAnswer(status: 401, body: ""), "401, empty body"),
         ])
     func clientErrorEndsTheSession(fault: SimulatedProviderFault, answer: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (_, caller) = try await dueRefresh(h, fault)
         let result = await caller.value
 
@@ -249,7 +251,7 @@ struct SessionRefreshFaultTests {
             (.notFound, 404, "404 not_found"),
         ])
     func refusalKeepsSession(fault: SimulatedProviderFault, status: Int, reason: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, caller) = try await dueRefresh(h, fault)
         let result = await caller.value
 
@@ -279,7 +281,7 @@ struct SessionRefreshFaultTests {
             (.keyID("sim-key-99"), "unknown_kid"),
         ])
     func refreshedIDTokenRejected(tampering: SimulatedProviderFault.IDTokenTampering, code: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, caller) = try await dueRefresh(h, .tamperedIDToken(tampering))
         let result = await caller.value
 
@@ -308,7 +310,7 @@ struct SessionRefreshFaultTests {
 
     @Test("a refreshed id_token carrying a nonce is accepted (OIDC Core §12.2: SHOULD NOT, not MUST NOT)")
     func refreshedNonceAccepted() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let (signedIn, caller) = try await dueRefresh(h, .tamperedIDToken(.nonce("unexpected")))
         try await expectRefreshed(h, await caller.value, from: signedIn)
         #expect(h.steps == Step.signIn() + Step.refresh(dueIn: 0))

@@ -38,7 +38,7 @@ struct SessionRenderingTests {
     }
 
     @Test func noStageShowsASecret() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let session = h.session
         // Handoff: the attempt's parameters live in the stage.
         h.presenter.enqueue(.neverAnswer)

@@ -11,7 +11,7 @@ import Testing
 struct SessionRequestOptionsTests {
     /// Starts a sign-in with `options` whose presenter never answers; returns once the handoff waits.
     private func pendingSignIn(
-        _ h: SessionHarness, options: AuthorizationRequestOptions
+        _ h: SimulatedSessionEnvironment, options: AuthorizationRequestOptions
     ) async -> Task<SessionCallResult<SessionIdentity>, Never> {
         h.presenter.enqueue(.neverAnswer)
         let session = h.session
@@ -29,7 +29,7 @@ struct SessionRequestOptionsTests {
 
     @Test("per-sign-in options override the configuration's defaults, and the request carries both")
     func defaultsAndOverrides() async throws {
-        let h = try SessionHarness {
+        let h = try SimulatedSessionEnvironment {
             $0.authorizationOptions = try! AuthorizationRequestOptions(
                 loginHint: "alice@example.com", uiLocales: ["de"], additionalParameters: ["audience": "api"], offlineAccess: .request)
         }
@@ -55,7 +55,7 @@ struct SessionRequestOptionsTests {
 
     @Test("options that break a rule are refused before anything is sent")
     func invalidOptions() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         var options = AuthorizationRequestOptions.empty
         options.additionalParameters = ["state": "forged"]
@@ -72,7 +72,7 @@ struct SessionRequestOptionsTests {
 
     @Test("a step-up with max_age makes the provider authenticate again; the fresh auth_time is on the identity")
     func stepUpWithMaxAge() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await h.signIn()
         let first = try #require(h.session.identity)
         #expect(first.claims.authenticationTime == nil, "no max_age, no auth_time from this provider")
@@ -94,7 +94,7 @@ struct SessionRequestOptionsTests {
 
     @Test("max_age sent but no auth_time returned: missing_auth_time")
     func missingAuthTime() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signIn = await pendingSignIn(h, options: try AuthorizationRequestOptions(maxAge: 300))
         // A provider that ignores max_age answers without auth_time.
@@ -110,7 +110,7 @@ struct SessionRequestOptionsTests {
 
     @Test("an auth_time older than max_age allows (beyond the skew): auth_time_too_old")
     func authTimeTooOld() async throws {
-        let h = try SessionHarness(provider: SimulatedProviderConfiguration(alwaysIncludesAuthTime: true))
+        let h = try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(alwaysIncludesAuthTime: true))
         try await h.signIn()
         try await h.session.signOut()
         h.clock.advance(by: .seconds(600))
@@ -124,7 +124,7 @@ struct SessionRequestOptionsTests {
 
     @Test("essential acr the provider cannot satisfy: acr_mismatch; one it can: acr on the identity")
     func essentialACR() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.presenter.enqueue(.approve(subject: "alice"))
         await #expect(throws: SessionError.verificationFailed(.acrMismatch)) {
             try await h.session.signIn(options: try AuthorizationRequestOptions(acr: .essential(["urn:example:hardware-key"])))
@@ -138,7 +138,7 @@ struct SessionRequestOptionsTests {
 
     @Test("a refresh does not re-check max_age against the original auth_time")
     func refreshIgnoresMaxAge() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.presenter.enqueue(.approve(subject: "alice"))
         try await h.session.signIn(options: try AuthorizationRequestOptions(maxAge: 60))
         h.clock.advance(by: .seconds(3540))
@@ -150,8 +150,10 @@ struct SessionRequestOptionsTests {
     // MARK: - No refresh token
 
     /// A provider that issues a refresh token only when `offline_access` is granted.
-    private func offlineOnlyHarness(policy: AuthorizationRequestOptions.OfflineAccessPolicy = .asConfigured) throws -> SessionHarness {
-        try SessionHarness(provider: SimulatedProviderConfiguration(refreshTokensRequireOfflineAccess: true)) {
+    private func offlineOnlyHarness(policy: AuthorizationRequestOptions.OfflineAccessPolicy = .asConfigured) throws
+        -> SimulatedSessionEnvironment
+    {
+        try SimulatedSessionEnvironment(provider: SimulatedProviderConfiguration(refreshTokensRequireOfflineAccess: true)) {
             $0.authorizationOptions = try! AuthorizationRequestOptions(offlineAccess: policy)
         }
     }

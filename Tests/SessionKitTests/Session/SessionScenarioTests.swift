@@ -8,11 +8,11 @@ import Testing
 /// provider's request counts and what the store holds.
 @Suite("Session scenarios")
 struct SessionScenarioTests {
-    typealias Step = SessionHarness.Step
+    typealias Step = SimulatedSessionEnvironment.Step
 
     @Test("happy path: sign in → active → refresh → sign out")
     func happyPath() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signedIn = try await h.signIn()
         #expect(try await h.session.validAccessToken().secret == signedIn.accessToken)
@@ -59,7 +59,7 @@ struct SessionScenarioTests {
 
     @Test("concurrent refresh: 1 000 callers, one request, one token")
     func concurrentRefresh() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signedIn = try await h.signIn()
         h.clock.advance(by: .seconds(3540))
@@ -104,7 +104,7 @@ struct SessionScenarioTests {
             (.audience("another-client"), "aud_mismatch"),
         ])
     func tamperedRefresh(tampering: SimulatedProviderFault.IDTokenTampering, code: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signedIn = try await h.signIn()
         h.clock.advance(by: .seconds(3540))
@@ -156,7 +156,7 @@ struct SessionScenarioTests {
 
     @Test("outage sign-out: 503, 503, 429 Retry-After 30 → retried at the backoff, then confirmed")
     func outageSignOut() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signedIn = try await h.signIn()
         h.provider.script(.serverError(status: 503), on: .revocation, times: 2)
@@ -204,7 +204,7 @@ struct SessionScenarioTests {
 
     @Test("outage sign-out: every backoff stays under its cap, up to the 300 s ceiling")
     func outageBackoffCaps() async throws {
-        let h = try SessionHarness(seed: 7)
+        let h = try SimulatedSessionEnvironment(seed: 7)
         await h.startRecording()
         try await h.signIn()
         h.provider.script(.timeout, on: .revocation, times: 10)
@@ -231,7 +231,7 @@ struct SessionScenarioTests {
 
     @Test("account deletion: disconnect, wipe, device credential reset, delete-data event")
     func accountDeletion() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signedIn = try await h.signIn()
         try await h.session.deleteAccount()
@@ -269,7 +269,7 @@ struct SessionScenarioTests {
         "account deletion refused: back to active, credentials and store unchanged, journal cleared",
         arguments: [(SimulatedProviderFault.unauthorized, 401), (.forbidden, 403)])
     func deletionRefused(fault: SimulatedProviderFault, status: Int) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signedIn = try await h.signIn()
         let before = h.store.record
@@ -295,7 +295,7 @@ struct SessionScenarioTests {
 
     @Test("key rotation: an unknown kid makes the session fetch the keys again")
     func keyRotation() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let signedIn = try await h.signIn()
         #expect(h.provider.requestCount(for: .jwks) == 1)
@@ -320,7 +320,7 @@ struct SessionScenarioTests {
 
     @Test("handoff timeout: nobody answers within 300 s")
     func handoffTimeout() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         h.presenter.enqueue(.neverAnswer)
         let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await h.session.signIn() } }
@@ -346,7 +346,7 @@ struct SessionScenarioTests {
 
     @Test("restore: a stored session whose token is not due signs in without any request, launch after launch")
     func restore() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signedIn = try await h.signIn()
         let requestsBefore = h.provider.requestLog.count
         h.clock.advance(by: .seconds(600))
@@ -366,7 +366,7 @@ struct SessionScenarioTests {
 
     @Test("restore with a due token: signed in at once, refreshed in the background, verified before use")
     func restoreDue() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signedIn = try await h.signIn()
         h.clock.advance(by: .seconds(3550))
         let relaunched = await h.relaunch()
@@ -386,7 +386,7 @@ struct SessionScenarioTests {
 
     @Test("offline at launch: still signed in, the valid token handed out, a transient error past expiry, recovery without sign-in")
     func restoreOffline() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signedIn = try await h.signIn()
         h.clock.advance(by: .seconds(3570))
         h.provider.script(.connectionFailure, on: .token, times: 3)
@@ -418,7 +418,7 @@ struct SessionScenarioTests {
 
     @Test("offline at launch with requests that time out: restore returns at once")
     func restoreWithTimeouts() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         _ = try await h.signIn()
         h.clock.advance(by: .seconds(3570))
         h.provider.script(.timeout, on: .token, times: 3)
@@ -430,7 +430,7 @@ struct SessionScenarioTests {
 
     @Test("restore with a refresh token the provider refuses: signed out once, the stored session wiped, no loop")
     func restoreRejected() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await h.signIn()
         h.clock.advance(by: .seconds(3570))
         h.provider.revokeAllGrants(of: "alice")
@@ -450,7 +450,7 @@ struct SessionScenarioTests {
 
     @Test("two sessions on one store with different users: the other account is never adopted nor reported as a merge")
     func oneAccountPerStore() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         _ = try await h.signIn(as: "alice")
         // Another session on the same store signs bob in (an extension, another process).
@@ -470,7 +470,7 @@ struct SessionScenarioTests {
 
     @Test("a store written for another client is not restored, and not touched")
     func restoreForeign() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signedIn = try await h.signIn()
         var foreign = signedIn
         foreign.audience = ["another-client"]
@@ -485,7 +485,7 @@ struct SessionScenarioTests {
 
     @Test("restore with nothing stored stays signed out without a request")
     func restoreNothing() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         #expect(try await h.session.restore() == .signedOut)
         #expect(h.steps == [.move(.signedOut, .signedOut, .nothingStored)])
@@ -494,7 +494,7 @@ struct SessionScenarioTests {
 
     @Test("restore resumes a journaled sign-out")
     func restoreResumesSignOut() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signedIn = try await h.signIn()
         var record = h.store.record
         record.pendingOperation = .signOut
@@ -516,7 +516,7 @@ struct SessionScenarioTests {
 
     @Test("restore resumes a journaled account deletion")
     func restoreResumesDeletion() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signedIn = try await h.signIn()
         var record = h.store.record
         record.pendingOperation = .deleteAccount

@@ -10,7 +10,7 @@ import Testing
 struct SessionShutdownTests {
     @Test("shutdown answers every waiting caller, ends every stream and task, and refuses later calls")
     func shutdownEndsEverything() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         try await h.signIn()
         h.clock.advance(by: .seconds(3540))
         h.provider.script(.slow(.seconds(5)), on: .token)
@@ -46,7 +46,7 @@ struct SessionShutdownTests {
 
     @Test("a handoff's presentation and timeout, and a sign-out's backoff, are children that shutdown ends")
     func presentationAndTimersAreChildren() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         h.presenter.enqueue(.neverAnswer)
         let session = h.session
         let signIn = Task { await SessionCallResult { () async throws(SessionError) in try await session.signIn() } }
@@ -58,7 +58,7 @@ struct SessionShutdownTests {
         #expect(session.liveTaskCount == 0)
         #expect(h.clock.sleeperCount == 0)
 
-        let second = try SessionHarness()
+        let second = try SimulatedSessionEnvironment()
         try await second.signIn()
         second.provider.script(.serverError(status: 503), on: .revocation, times: 100)
         let signOut = Task { await SessionCallResult { () async throws(SessionError) in try await second.session.signOut() } }
@@ -80,7 +80,7 @@ struct SessionShutdownTests {
             // A fresh app each cycle: the simulated provider and the harness keep every request
             // they saw, so only a new one per cycle leaves the session's own memory to measure.
             try await {
-                let h = try SessionHarness()
+                let h = try SimulatedSessionEnvironment()
                 let session = h.session
                 try await h.signIn()
                 _ = try await session.refresh()

@@ -8,10 +8,10 @@ import Testing
 /// pending-revocation escape hatch.
 @Suite("Session sign-in")
 struct SessionSignInTests {
-    typealias Step = SessionHarness.Step
+    typealias Step = SimulatedSessionEnvironment.Step
 
     /// Starts a sign-in whose presenter never answers and returns once the handoff waits.
-    private func pendingSignIn(_ h: SessionHarness) async -> Task<SessionCallResult<SessionIdentity>, Never> {
+    private func pendingSignIn(_ h: SimulatedSessionEnvironment) async -> Task<SessionCallResult<SessionIdentity>, Never> {
         await h.startRecording()
         h.presenter.enqueue(.neverAnswer)
         let session = h.session
@@ -34,10 +34,10 @@ struct SessionSignInTests {
 
     @Test("app-to-app delivery: the callback arrives through handle(_:) while the presenter returns nothing")
     func appToApp() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let session = h.session
-        let handled = SessionHarness.Collected<Bool>()
+        let handled = Collected<Bool>()
         h.presenter.onAppToAppOpen { url in handled.append(session.handle(url)) }
         h.presenter.enqueue(.approve(subject: "alice", delivery: .appToApp))
 
@@ -57,7 +57,7 @@ struct SessionSignInTests {
 
     @Test("an unrelated URL returns false and leaves the handoff waiting for the real callback")
     func unrelatedURL() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signIn = await pendingSignIn(h)
         let session = h.session
         for unrelated in [
@@ -82,7 +82,7 @@ struct SessionSignInTests {
 
     @Test("a callback with another state is not consumed: whoever can open the redirect URL cannot end the sign-in")
     func foreignStateNotConsumed() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signIn = await pendingSignIn(h)
         let genuine = try h.authorizePending()
         let forged = try rewriting(genuine, "state", to: "forged-state")
@@ -113,7 +113,7 @@ struct SessionSignInTests {
             ("code", nil, .missingCode),
         ])
     func callbackRejected(name: String, value: String?, why: CallbackRefusal) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signIn = await pendingSignIn(h)
         let forged = try rewriting(try h.authorizePending(), name, to: value)
 
@@ -130,7 +130,7 @@ struct SessionSignInTests {
         "a callback with a repeated parameter is not consumed (RFC 6749 §3.1), the refusal is told, and the genuine one still signs in",
         arguments: ["state", "code"])
     func repeatedParameterIsRefused(name: String) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signIn = await pendingSignIn(h)
         let genuine = try h.authorizePending()
         for forged in [
@@ -153,7 +153,7 @@ struct SessionSignInTests {
 
     @Test("the person denies: access_denied ends the handoff", arguments: [ScriptedPresenter.Delivery.returned, .appToApp])
     func denied(delivery: ScriptedPresenter.Delivery) async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let session = h.session
         h.presenter.onAppToAppOpen { url in _ = session.handle(url) }
@@ -166,7 +166,7 @@ struct SessionSignInTests {
 
     @Test("the person closes the page: the handoff is cancelled")
     func presenterCancelled() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         h.presenter.enqueue(.cancel)
         await #expect(throws: SessionError.cancelled) { try await h.session.signIn() }
@@ -177,7 +177,7 @@ struct SessionSignInTests {
 
     @Test("the page cannot be shown: the sign-in fails with the presenter's reason")
     func presenterFailed() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         h.presenter.enqueue(.fail("no browser available"))
         await #expect(throws: SessionError.presentationFailed(.presentationFailed("no browser available"))) { try await h.session.signIn() }
@@ -186,7 +186,7 @@ struct SessionSignInTests {
 
     @Test("cancelling the task that called signIn() ends the handoff and dismisses the presenter")
     func callerCancelled() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signIn = await pendingSignIn(h)
         signIn.cancel()
         #expect(await signIn.value.error == .cancelled)
@@ -198,7 +198,7 @@ struct SessionSignInTests {
 
     @Test("signing out during the handoff cancels it")
     func signOutDuringHandoff() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let signIn = await pendingSignIn(h)
         try await h.session.signOut()
         #expect(await signIn.value.error == .cancelled)
@@ -208,7 +208,7 @@ struct SessionSignInTests {
 
     @Test("a second signIn() while one is pending throws signInInProgress and leaves the first alone")
     func secondSignInRejected() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         let first = await pendingSignIn(h)
         await #expect(throws: SessionError.signInInProgress) { try await h.session.signIn() }
         #expect(h.presenter.presentedRequests.count == 1)
@@ -224,7 +224,7 @@ struct SessionSignInTests {
 
     @Test("a new sign-in during a pending revocation: the old token is revoked in the background, never reused")
     func signInDuringPendingRevocation() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let alice = try await h.signIn(as: "alice")
         h.provider.script(.serverError(status: 503), on: .revocation, times: 2)
@@ -264,7 +264,7 @@ struct SessionSignInTests {
 
     @Test("a new sign-in while the old revocation is in flight: its late answer must not wipe the new session")
     func signInDuringInFlightRevocation() async throws {
-        let h = try SessionHarness()
+        let h = try SimulatedSessionEnvironment()
         await h.startRecording()
         let alice = try await h.signIn(as: "alice")
         h.provider.script(.slow(.seconds(5)), on: .revocation)
