@@ -38,24 +38,30 @@ public protocol ExplorableModel {
 
 /// A 128-bit fingerprint of a canonical form, written word by word.
 ///
-/// Two independent 64-bit hashes (FNV-1a over the words, and a multiply-rotate mix): the chance
-/// that two distinct forms among a million share both is about 10⁻²⁶.
+/// Two independent 64-bit mixes over the words (multiply-xorshift and add-multiply-rotate, with
+/// different constants): for hashes that behave like random ones, the chance that two distinct
+/// forms among a million share both is about 10⁻²⁶.
 public struct CanonicalForm {
     private var first: UInt64 = 0xcbf2_9ce4_8422_2325
     private var second: UInt64 = 0x9e37_79b9_7f4a_7c15
     private var words = 0
+    /// Every word written, when the form is kept whole (to check the fingerprints against).
+    var kept: [UInt64]?
 
     public init() {}
 
+    init(keepingWords: Bool) {
+        kept = keepingWords ? [] : nil
+    }
+
     public mutating func write(_ word: UInt64) {
-        var value = word
-        for _ in 0..<8 {
-            first = (first ^ (value & 0xff)) &* 0x0000_0100_0000_01b3
-            value >>= 8
-        }
-        second = (second ^ word) &* 0xff51_afd7_ed55_8ccd
-        second = (second << 29) | (second >> 35)
+        // Two word-at-a-time mixes with independent constants (splitmix-style finalisers).
+        first = (first ^ word) &* 0x0000_0100_0000_01b3
+        first ^= first >> 29
+        second = (second &+ word) &* 0xff51_afd7_ed55_8ccd
+        second = (second << 31) | (second >> 33)
         words += 1
+        kept?.append(word)
     }
 
     public mutating func write(_ word: Int) { write(UInt64(bitPattern: Int64(word))) }
@@ -121,13 +127,27 @@ public struct Explorer<Model: ExplorableModel> {
 
     /// Explores up to `depth` inputs (stopping early, once `maxStates` distinct states were seen).
     public func run(depth: Int, maxStates: Int = .max) -> ExplorationReport {
+        run(depth: depth, maxStates: maxStates, visited: Set<Fingerprint>()) { fingerprint($0) }
+    }
+
+    /// The same exploration with states told apart by their whole canonical form instead of its
+    /// fingerprint: slower and larger, it checks that the fingerprints merge no distinct states.
+    func runComparingWholeForms(depth: Int) -> ExplorationReport {
+        run(depth: depth, maxStates: .max, visited: Set<[UInt64]>()) { state in
+            var form = CanonicalForm(keepingWords: true)
+            model.canonicalize(state, into: &form)
+            return form.kept ?? []
+        }
+    }
+
+    private func run<Key: Hashable>(depth: Int, maxStates: Int, visited: Set<Key>, key: (Model.State) -> Key) -> ExplorationReport {
         let started = ContinuousClock.now
-        var visited = Set<Fingerprint>()
+        var visited = visited
         // Parent pointers: the state a state was first reached from, and by which input index.
         var parents: [Int32] = [-1]
         var via: [UInt16] = [0]
         var frontier: [(state: Model.State, id: Int32)] = [(model.initialState(), 0)]
-        visited.insert(fingerprint(frontier[0].state))
+        visited.insert(key(frontier[0].state))
         var transitions = 0
         var statesByDepth = [1]
         var found: (Violation, String, Int)?
@@ -146,7 +166,7 @@ public struct Explorer<Model: ExplorableModel> {
                         found = (first, model.script(replay(path)), level)
                         break level
                     }
-                    guard visited.insert(fingerprint(successor)).inserted else { continue }
+                    guard visited.insert(key(successor)).inserted else { continue }
                     parents.append(id)
                     via.append(UInt16(index))
                     next.append((successor, Int32(parents.count - 1)))

@@ -435,24 +435,28 @@ struct SessionMachineModel: ExplorableModel {
         }
         // Every waiting caller is answered exactly once: those the machine holds are exactly those
         // still waiting, so none is forgotten and none is answered twice.
-        let held = Set(heldCallers(state.machine))
-        let waiting = Set(state.waiting.keys)
-        for lost in waiting.subtracting(held).sorted() {
-            violations.append(
-                .init("waitersAnsweredOnce", "caller \(lost) waits, but the machine no longer holds it: it will never be answered"))
-        }
-        for ghost in held.subtracting(waiting).sorted() {
-            violations.append(.init("waitersAnsweredOnce", "the machine holds caller \(ghost), which was already answered"))
+        let held = heldCallers(state.machine).sorted()
+        let waiting = state.waiting.keys.sorted()
+        if held != waiting {
+            for lost in Set(waiting).subtracting(held).sorted() {
+                violations.append(
+                    .init("waitersAnsweredOnce", "caller \(lost) waits, but the machine no longer holds it: it will never be answered"))
+            }
+            for ghost in Set(held).subtracting(waiting).sorted() {
+                violations.append(.init("waitersAnsweredOnce", "the machine holds caller \(ghost), which was already answered"))
+            }
         }
         // Every timer that is set is either fired or cancelled: the timers still running are
         // exactly those the machine waits for.
-        let live = Set(liveTimers(state.machine))
-        for leaked in Set(state.timers).subtracting(live).sorted() {
-            violations.append(
-                .init("timersFiredOrCancelled", "timer \(leaked) runs, but the machine no longer waits for it and never cancelled it"))
-        }
-        for missing in live.subtracting(state.timers).sorted() {
-            violations.append(.init("timersFiredOrCancelled", "the machine waits for timer \(missing), which is not running"))
+        let live = liveTimers(state.machine).sorted()
+        if live != state.timers.sorted() {
+            for leaked in Set(state.timers).subtracting(live).sorted() {
+                violations.append(
+                    .init("timersFiredOrCancelled", "timer \(leaked) runs, but the machine no longer waits for it and never cancelled it"))
+            }
+            for missing in Set(live).subtracting(state.timers).sorted() {
+                violations.append(.init("timersFiredOrCancelled", "the machine waits for timer \(missing), which is not running"))
+            }
         }
         // DESIGN 1: one token request in flight per session.
         let refreshes = state.work.filter { ($0.kind == .refresh || $0.kind == .renewal) && !$0.cancelled }
@@ -543,13 +547,16 @@ struct SessionMachineModel: ExplorableModel {
     // MARK: - Reading the machine
 
     func heldCallers(_ machine: Machine) -> [Int] {
-        switch machine.state {
-        case .handoff(let handoff): handoff.waiters.ordered
-        case .verifying(let verifying): verifying.waiters.ordered
-        case .refreshing(let refreshing): refreshing.waiters.ordered
-        case .revoking(let operation), .disconnecting(let operation): operation.waiters.ordered
-        case .signedOut, .active, .modifying, .stopped: []
-        }
+        // The model's callers are their own ids.
+        let ids: [WaiterID] =
+            switch machine.state {
+            case .handoff(let handoff): handoff.waiters.waitingIDs
+            case .verifying(let verifying): verifying.waiters.waitingIDs
+            case .refreshing(let refreshing): refreshing.waiters.waitingIDs
+            case .revoking(let operation), .disconnecting(let operation): operation.waiters.waitingIDs
+            case .signedOut, .active, .modifying, .stopped: []
+            }
+        return ids.map { Int($0.raw) }
     }
 
     func liveTimers(_ machine: Machine) -> [UInt64] {
@@ -581,16 +588,16 @@ struct SessionMachineModel: ExplorableModel {
     /// Relabels timers and callers in order of first appearance, so states that differ only in
     /// the counters behind their ids are one state.
     struct Labels {
-        var timers: [UInt64: Int] = [:]
-        var callers: [Int: Int] = [:]
+        var timers: [UInt64] = []
+        var callers: [Int] = []
         mutating func timer(_ raw: UInt64) -> Int {
-            if let label = timers[raw] { return label }
-            timers[raw] = timers.count
+            if let label = timers.firstIndex(of: raw) { return label }
+            timers.append(raw)
             return timers.count - 1
         }
         mutating func caller(_ raw: Int) -> Int {
-            if let label = callers[raw] { return label }
-            callers[raw] = callers.count
+            if let label = callers.firstIndex(of: raw) { return label }
+            callers.append(raw)
             return callers.count - 1
         }
     }
@@ -609,15 +616,14 @@ struct SessionMachineModel: ExplorableModel {
         }
         form.tag(23)
         let generation = state.machine.generation
-        let work = state.work.map { work -> [Int] in
-            [
-                Self.code(work.kind), work.kind == .revokeQueued || work.kind == .storeWork ? 0 : (work.generation == generation ? 1 : 2),
-                work.cancelled ? 1 : 0, work.restoring ? 1 : 0, work.reportedNotJournaled ? 1 : 0,
-            ]
+        var work: [Int] = []
+        work.reserveCapacity(state.work.count)
+        for item in state.work {
+            let age = item.kind == .revokeQueued || item.kind == .storeWork ? 0 : (item.generation == generation ? 1 : 2)
+            work.append(
+                Self.code(item.kind) << 8 | age << 4 | (item.cancelled ? 4 : 0) | (item.restoring ? 2 : 0) | (item.reportedNotJournaled ? 1 : 0))
         }
-        for item in work.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            for value in item { form.write(value) }
-        }
+        for item in work.sorted() { form.write(item) }
         form.tag(24)
         form.write(Self.code(state.reported))
         form.write(state.shutDown)
@@ -635,10 +641,12 @@ struct SessionMachineModel: ExplorableModel {
             form.write(tokens.isGuest)
         }
         func waiters(_ list: WaiterList<Int>, forced: Set<WaiterID> = []) {
-            form.write(list.count)
-            for (id, waiter) in list.entries {
-                form.write(labels.caller(waiter))
-                form.write(forced.contains(id))
+            // The model's callers are their own ids.
+            let ids = list.waitingIDs
+            form.write(ids.count)
+            for id in ids {
+                form.write(labels.caller(Int(id.raw)))
+                if !forced.isEmpty { form.write(forced.contains(id)) }
             }
         }
         func timer(_ id: TimerID?) {
