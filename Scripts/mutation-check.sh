@@ -24,7 +24,7 @@ done
 [ ${#patches[@]} -gt 0 ] || patches=(Scripts/Mutations/*.patch)
 
 work=${MUTATION_TREE:-.build/mutation-tree}
-mkdir -p "$work"
+mkdir -p "$work/.build"
 # The tree as it is now, uncommitted files included; the copy's own .build is kept.
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$work"
 

@@ -620,8 +620,8 @@ struct SessionMachineModel: ExplorableModel {
         work.reserveCapacity(state.work.count)
         for item in state.work {
             let age = item.kind == .revokeQueued || item.kind == .storeWork ? 0 : (item.generation == generation ? 1 : 2)
-            work.append(
-                Self.code(item.kind) << 8 | age << 4 | (item.cancelled ? 4 : 0) | (item.restoring ? 2 : 0) | (item.reportedNotJournaled ? 1 : 0))
+            let flags = (item.cancelled ? 4 : 0) | (item.restoring ? 2 : 0) | (item.reportedNotJournaled ? 1 : 0)
+            work.append(Self.code(item.kind) << 8 | age << 4 | flags)
         }
         for item in work.sorted() { form.write(item) }
         form.tag(24)
