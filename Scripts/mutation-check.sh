@@ -25,7 +25,9 @@ done
 
 work=${MUTATION_TREE:-.build/mutation-tree}
 mkdir -p "$work/.build"
-# The tree as it is now, uncommitted files included; the copy's own .build is kept.
+# The tree as it is now, uncommitted files included; the copy's own .build is kept (warm), every
+# other file replaced, so a file moved or deleted here is gone there too.
+find "$work" -mindepth 1 -maxdepth 1 ! -name .build -exec rm -rf {} +
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$work"
 
 build() {
@@ -42,7 +44,11 @@ for patch in "${patches[@]}"; do
     name=$(basename "$patch" .patch)
     echo
     echo "==> $name"
-    (cd "$work" && patch -p1 -s < "$OLDPWD/$patch")
+    if ! (cd "$work" && patch -p1 -s --dry-run < "$OLDPWD/$patch" > /dev/null && patch -p1 -s < "$OLDPWD/$patch"); then
+        echo "the mutation does not apply to this tree" >&2
+        survivors=$((survivors + 1))
+        continue
+    fi
     status=0
     if build; then
         output=$("$work/.build/debug/model-check" "$depth") || status=$?

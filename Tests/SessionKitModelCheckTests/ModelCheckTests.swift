@@ -26,7 +26,7 @@ struct ModelCheckTests {
         ]
         for report in reports {
             #expect(report.violation == nil, "\(report)")
-            #expect(report.states > 50, "\(report.model) explored only \(report.states) states")
+            #expect(report.states > 30, "\(report.model) explored only \(report.states) states")
         }
     }
 
