@@ -52,7 +52,7 @@ for patch in "${patches[@]}"; do
     status=0
     if build; then
         output=$("$work/.build/debug/model-check" "$depth") || status=$?
-        printf '%s\n' "$output" | grep -E 'VIOLATION|counterexample' | sed 's/^ *//'
+        printf '%s\n' "$output" | grep -E 'VIOLATION|counterexample' | sed 's/^ *//' || true
     else
         status=3
     fi

@@ -122,7 +122,10 @@ struct RefreshProcedureModel: ExplorableModel {
             state.store.session = session
             return []
         case .otherAccountStored:
-            state.store.session = Self.session("b1", access: "ab1", rotation: 0, subject: "bob")
+            // Freshly signed in: a session another process just stored is not due.
+            var session = Self.session("b1", access: "ab1", rotation: 0, subject: "bob")
+            session.accessTokenExpiresAt = Self.now.addingTimeInterval(3600)
+            state.store.session = session
             return []
         case .crash:
             // A token only the dead process knew (the provider answered, nothing was written yet:
