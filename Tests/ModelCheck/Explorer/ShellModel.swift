@@ -138,7 +138,12 @@ struct ShellModel: ExplorableModel {
                 case .timer: ended = !live.contains(child.timer)
                 case .exchange, .revoke, .storeWork: ended = false
                 }
-                if ended {
+                if ended && child.kind == .timer {
+                    violations.append(
+                        .init(
+                            "noActionAfterStageEnded",
+                            "timer \(child.timer) runs, but the machine no longer waits for it and it was never cancelled"))
+                } else if ended {
                     violations.append(
                         .init(
                             "noActionAfterStageEnded",
@@ -294,7 +299,14 @@ enum MachineLine {
         case .revoke(let generation, _): "revoke(gen \(generation))"
         case .exchangeCode(_, _, let generation): "exchangeCode(gen \(generation))"
         case .present(_, let generation, _): "present(gen \(generation))"
-        default: "\(ShellModel.code(action))"
+        case .cancelPresenter: "cancelPresenter"
+        case .cancelRefresh: "cancelRefresh"
+        case .emit: "emit"
+        case .disconnect(let generation, _): "disconnect(gen \(generation))"
+        case .discardLateTokens: "discardLateTokens"
+        case .deferRevocation: "deferRevocation"
+        case .revokeQueued: "revokeQueued"
+        default: "action \(ShellModel.code(action))"
         }
     }
 }
