@@ -147,6 +147,25 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The model checker: every input sequence to a depth, against the invariants
+        // (`Scripts/model-check.sh` builds the runner in release mode with testing enabled).
+        .target(
+            name: "SessionKitModelCheck",
+            dependencies: ["SessionKit", "SessionKitCore", "SessionKitJOSE", "SessionKitHandoffs"],
+            path: "Tests/ModelCheck/Explorer",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "model-check",
+            dependencies: ["SessionKitModelCheck"],
+            path: "Tests/ModelCheck/Runner",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SessionKitModelCheckTests",
+            dependencies: ["SessionKitModelCheck"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SessionKitHandoffsTests",
             dependencies: ["SessionKitHandoffs", "SessionKitTesting", "SessionKit", "SessionKitJOSE"],

@@ -9,7 +9,9 @@
 #      each inside a D-Bus session of its own with an unlocked gnome-keyring (the Secret Service
 #      store's tests), then the default store's headless fallback outside any D-Bus session;
 #      the build compiles every Swift snippet of the README and the DocC articles (SnippetTests),
-#   4. checks the public API against its baseline (Scripts/api.sh), builds the DocC
+#   4. explores every input sequence of the session machine, its procedures, the handoff machines
+#      and a model of the shell to a depth, against the design's invariants (Scripts/model-check.sh),
+#      checks the public API against its baseline (Scripts/api.sh), builds the DocC
 #      documentation (Scripts/docs.sh) and fails on any warning, then opens every
 #      page in headless Chromium and fails on a page, image or link that does not load,
 #   5. runs each fuzz target for a short time,
@@ -156,6 +158,13 @@ step "SessionModel tests, 100 iterations"
 .build/debug/SessionKitPackageTests.xctest --testing-library swift-testing --filter SessionModelTests --repetitions 100 \
     > .build/test-model-output.txt 2>&1 || { tail -60 .build/test-model-output.txt >&2; echo "a SessionModel test failed in 100 iterations" >&2; exit 1; }
 grep -E "Test run with" .build/test-model-output.txt | sed 's/\x1b\[[0-9;]*m//g'
+
+step "model check: every input sequence to the CI depth, against the invariants"
+# On the debug build made above (a release build of its own would cost minutes here), every model
+# to its default depth, the session machine to 10 (about 300 000 states); a broken invariant prints
+# its name and the shortest input sequence as a script. Deeper: Scripts/model-check.sh 12 (release).
+Scripts/model-check.sh --debug > .build/model-check-output.txt 2>&1 || { cat .build/model-check-output.txt >&2; exit 1; }
+cat .build/model-check-output.txt
 
 step "public API against its baseline (Scripts/API; a removal or change needs a CHANGELOG entry)"
 Scripts/api.sh
