@@ -79,7 +79,7 @@ public final class Session: Sendable {
         self.verifier = TokenVerifier(
             configuration: configuration.provider,
             keys: JWKSCache(client: client, timeToLive: configuration.keySetTimeToLive, owner: owner),
-            skew: configuration.clockSkew, allowMissingKeyID: configuration.allowMissingKeyID,
+            skew: configuration.clockSkew, allowMissingKeyID: configuration.allowMissingKeyID || configuration.provider.allowsMissingKeyID,
             requireIDTokenOnRefresh: configuration.requireIDTokenOnRefresh,
             defaultAccessTokenLifetime: configuration.defaultAccessTokenLifetime)
         self.store = store

@@ -53,6 +53,8 @@ public enum SimulatedProviderFault: Sendable, Equatable, CustomStringConvertible
         case expired
         /// A token signed by the current key but naming another `kid` in its header.
         case keyID(String)
+        /// A token signed by the current key with no `kid` in its header (OpenID Connect Core §10.1).
+        case noKeyID
 
         /// A short name for logs; never the claim value itself.
         public var description: String {
@@ -64,6 +66,7 @@ public enum SimulatedProviderFault: Sendable, Equatable, CustomStringConvertible
             case .nonce: "nonce"
             case .expired: "expired"
             case .keyID: "keyID"
+            case .noKeyID: "noKeyID"
             }
         }
     }

@@ -161,7 +161,7 @@ extension SimulatedProviderState {
         var nonce = nonce
         var issuedAt = now
         var expiresAt = now.addingTimeInterval(configuration.idTokenLifetime.simulatedProviderSeconds)
-        var keyID = currentKey.keyID
+        var keyID: String? = currentKey.keyID
         switch tampering {
         case .subject(let other): sub = other
         case .audience(let other): audiences = [other]
@@ -171,6 +171,7 @@ extension SimulatedProviderState {
             issuedAt = now.addingTimeInterval(-7200)
             expiresAt = now.addingTimeInterval(-3600)
         case .keyID(let other): keyID = other
+        case .noKeyID: keyID = nil
         case .badSignature, nil: break
         }
 

@@ -13,7 +13,8 @@ extension ProviderConfiguration {
     /// RFC 7009 revocation endpoint out; `revocationEndpoint` is used then (the document's wins when
     /// it names one). The id_token signing algorithms are those of the document's
     /// `id_token_signing_alg_values_supported` that SessionKit verifies (RS256, ES256); RS256 when
-    /// it names neither.
+    /// it names neither. An id_token without `kid` is accepted when the key set holds exactly one
+    /// key for its `alg` (OpenID Connect Core §10.1, ``allowsMissingKeyID``).
     ///
     /// Every URL must be `https`, except on a loopback host (`127.0.0.0/8`, `localhost`, `::1`),
     /// where plain `http` is accepted for local test providers. The redirect URI is checked first,
@@ -72,6 +73,7 @@ extension ProviderConfiguration {
         let verifiable = Set((document.idTokenSigningAlgorithms ?? []).map(JWSAlgorithm.init(rawValue:)))
             .intersection([.rs256, .es256])
         if !verifiable.isEmpty { configuration.idTokenSigningAlgorithms = verifiable }
+        configuration.allowsMissingKeyID = true
         return configuration
     }
 

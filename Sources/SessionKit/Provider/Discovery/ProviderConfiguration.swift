@@ -51,6 +51,12 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// rejected (`bad_signature`). RS256 alone unless set (the 1pass.dev profile); discovery takes
     /// the document's `id_token_signing_alg_values_supported` among RS256 and ES256.
     public var idTokenSigningAlgorithms: Set<JWSAlgorithm> = [.rs256]
+    /// Whether an id_token without `kid` is accepted when the key set holds exactly one key usable
+    /// for its `alg` (OpenID Connect Core §10.1); with several such keys it is still refused with
+    /// `missing_kid`. On for a discovered provider (``discover(issuer:clientID:redirectURI:scopes:revocationEndpoint:transport:)``),
+    /// as the specification allows; off for the 1pass.dev profile, whose reference SDKs require a
+    /// `kid`, and for a configuration built from explicit endpoints unless set.
+    public var allowsMissingKeyID = false
 
     /// Creates a configuration from explicit endpoints. Rejects a redirect scheme containing `_`.
     public init(
