@@ -86,6 +86,10 @@ public struct SessionConfiguration: Sendable {
     /// client and the transport, outermost first (see ``RequestMiddleware``); empty by default.
     /// The device-key exchange of ``DeviceKeySource/automatic`` and discovery do not go through it.
     public var requestMiddleware: [any RequestMiddleware] = []
+    /// How the client authenticates at the token, revocation and device authorization endpoints
+    /// (default ``ClientAuthentication/none``: a public client). Its middleware runs innermost,
+    /// after ``requestMiddleware``. Never rendered with its secret or key.
+    public var clientAuthentication: ClientAuthentication = .none
 
     /// Creates a configuration with the defaults above.
     public init(provider: ProviderConfiguration) {
