@@ -71,8 +71,12 @@ public struct ClientAuthentication: Sendable, CustomStringConvertible, CustomRef
 
     /// Refuses a provider whose token endpoint lists its methods without this one
     /// (``ConfigurationError/unsupportedClientAuthentication(_:)``).
+    ///
+    /// A public client (``none``) passes whatever the list says: many providers that accept public
+    /// clients list only their confidential methods (django-oauth-toolkit, idpyoidc), and a client
+    /// with no credential has no other method to fall back on; the provider's answer decides.
     public func check(against provider: ProviderConfiguration) throws(ConfigurationError) {
-        guard let supported = provider.tokenEndpointAuthMethods else { return }
+        guard method != .none, let supported = provider.tokenEndpointAuthMethods else { return }
         guard supported.contains(method.rawValue) else { throw .unsupportedClientAuthentication(method.rawValue) }
     }
 
