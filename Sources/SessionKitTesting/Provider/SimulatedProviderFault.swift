@@ -55,6 +55,16 @@ public enum SimulatedProviderFault: Sendable, Equatable, CustomStringConvertible
         case keyID(String)
         /// A token signed by the current key with no `kid` in its header (OpenID Connect Core §10.1).
         case noKeyID
+        /// A validly signed token issued an hour in the future (`iat`).
+        case issuedInFuture
+        /// A validly signed token without `iat`.
+        case missingIssuedAt
+        /// An unsigned token: `alg` `none`, an empty signature.
+        case unsigned
+        /// A validly signed token for the client and another audience, with this `azp`.
+        case authorizedParty(String)
+        /// A validly signed token whose `at_hash` belongs to another access token.
+        case accessTokenHash
 
         /// A short name for logs; never the claim value itself.
         public var description: String {
@@ -67,6 +77,11 @@ public enum SimulatedProviderFault: Sendable, Equatable, CustomStringConvertible
             case .expired: "expired"
             case .keyID: "keyID"
             case .noKeyID: "noKeyID"
+            case .issuedInFuture: "issuedInFuture"
+            case .unsigned: "unsigned"
+            case .missingIssuedAt: "missingIssuedAt"
+            case .authorizedParty: "authorizedParty"
+            case .accessTokenHash: "accessTokenHash"
             }
         }
     }
