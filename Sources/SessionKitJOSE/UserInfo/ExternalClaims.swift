@@ -5,6 +5,8 @@
 /// not verified (``AggregatedClaims/unverified(_:)``), and the type says so. Distributed claims
 /// are a reference (``DistributedClaims``): an endpoint and perhaps an access token, never fetched
 /// by the library.
+///
+/// Closed by design: a claim set is verified or it is not.
 public enum AggregatedClaims: Sendable, Hashable {
     /// Signed by the issuer and verified with its keys.
     case verified(ClaimSet)

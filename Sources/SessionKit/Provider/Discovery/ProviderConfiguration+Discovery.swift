@@ -24,7 +24,8 @@ extension ProviderConfiguration {
     ///
     /// - Parameters:
     ///   - issuer: The issuer identifier, as id_tokens will carry it in `iss`.
-    ///   - clientID: The app's client id (a public client: no secret).
+    ///   - clientID: The app's client id (how it authenticates, if at all, is
+    ///     ``SessionConfiguration/clientAuthentication``).
     ///   - redirectURI: Where the provider sends the person back.
     ///   - scopes: The scopes to ask for; `openid` is added when missing.
     ///   - revocationEndpoint: The revocation endpoint to use when the document names none.
