@@ -183,6 +183,28 @@ struct SessionRPProfileTests {
         try await env.finish()
     }
 
+    // MARK: RP-Initiated Logout
+
+    @Test(
+        "rp-init-logout: sign-out ends the provider's session with id_token_hint and post_logout_redirect_uri (RP-Initiated Logout §2, §3)")
+    func rpInitLogout() async throws {
+        let env = try await discovered {
+            $0.endsProviderSessionAtSignOut = true
+            $0.postLogoutRedirectURI = URL(string: "com.example.app://oauth/logged-out")!
+        }
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await env.session.signIn()
+        #expect(env.provider.hasBrowserSession(for: "alice"))
+        env.presenter.enqueue(.endSession())
+        try await env.session.signOut()
+        let url = try #require(env.presenter.presentedRequests.last?.url)
+        let names = Set((URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map(\.name))
+        #expect(names.isSuperset(of: ["id_token_hint", "post_logout_redirect_uri", "state"]))
+        #expect(!env.provider.hasBrowserSession(for: "alice"))
+        #expect(env.session.stage == .signedOut)
+        try await env.finish()
+    }
+
     // MARK: Further misbehaviours of a certification run
 
     @Test("Core §3.1.3.7 step 5: an azp other than the client is refused")
