@@ -30,6 +30,8 @@ enum RealProviderWalkthrough {
         var deviceAuthorizationEndpoint: URL?
         /// The loopback listener's fixed port; `nil` for an ephemeral one (RFC 8252 §7.3).
         var loopbackPort: UInt16?
+        /// How the client authenticates; a secret comes from a file or the environment.
+        var clientAuthentication: ClientAuthentication = .none
     }
 
     /// The loopback presenter's browser for a terminal: prints the URL on a line of its own (a
@@ -82,7 +84,9 @@ enum RealProviderWalkthrough {
                 redirectURI: options.redirectURI ?? URL(string: "http://127.0.0.1/unused")!,
                 scopes: ["openid", "profile", "email"], revocationEndpoint: options.revocationEndpoint, transport: transport)
             if let endpoint = options.deviceAuthorizationEndpoint { provider.deviceAuthorizationEndpoint = endpoint }
+            try options.clientAuthentication.check(against: provider)
             var configuration = SessionConfiguration(provider: provider)
+            configuration.clientAuthentication = options.clientAuthentication
             if options.device {
                 // Some providers (django-oauth-toolkit 3.4) issue no id_token for this grant: the
                 // UserInfo answer then names the person.

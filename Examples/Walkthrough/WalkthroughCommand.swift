@@ -28,11 +28,18 @@ enum WalkthroughCommand {
 
     private static let valueOptions: Set<String> = [
         "--issuer", "--client-id", "--redirect-uri", "--revocation-endpoint", "--device-authorization-endpoint", "--loopback-port",
+        "--client-auth", "--client-secret-file",
     ]
+
+    /// The environment variable a client secret is read from when no `--client-secret-file` is
+    /// given: a secret never goes on the command line, where other users' `ps` can see it.
+    static let clientSecretVariable = "SESSIONKIT_CLIENT_SECRET"
     private static let realProviderFlags: Set<String> = ["--paste", "--device"]
 
     /// Parses the arguments after the program name; `scenarioNames` are the known scenarios.
-    static func parse(_ arguments: [String], scenarioNames: [String]) throws(UsageError) -> WalkthroughCommand {
+    static func parse(
+        _ arguments: [String], scenarioNames: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(UsageError) -> WalkthroughCommand {
         if arguments.contains("--help") || arguments.contains("-h") { return .help }
         var json = false
         var list = false
@@ -80,7 +87,9 @@ enum WalkthroughCommand {
         }
         if realProvider {
             if let name = names.first { throw UsageError(message: "unexpected argument \(name) with --issuer") }
-            return .realProvider(try realProviderOptions(values, flags: flags, json: json))
+            var options = try realProviderOptions(values, flags: flags, json: json)
+            options.clientAuthentication = try clientAuthentication(values, environment: environment)
+            return .realProvider(options)
         }
         let unknown = names.filter { !scenarioNames.contains($0) }
         if !unknown.isEmpty {
@@ -88,6 +97,36 @@ enum WalkthroughCommand {
             throw UsageError(message: "unknown scenario\(unknown.count > 1 ? "s" : "") \(list) (walkthrough --list shows them)")
         }
         return .scenarios(names, json: json)
+    }
+
+    /// `--client-auth METHOD` with its secret from `--client-secret-file PATH` or
+    /// ``clientSecretVariable``; `none` (a public client) when not given.
+    private static func clientAuthentication(
+        _ values: [String: String], environment: [String: String]
+    ) throws(UsageError) -> ClientAuthentication {
+        let method = values["--client-auth"] ?? "none"
+        if method == "none" {
+            if values["--client-secret-file"] != nil { throw UsageError(message: "--client-secret-file needs --client-auth") }
+            return .none
+        }
+        guard method == "client_secret_basic" || method == "client_secret_post" else {
+            throw UsageError(message: "--client-auth takes none, client_secret_basic or client_secret_post")
+        }
+        let text: String
+        if let path = values["--client-secret-file"] {
+            guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw UsageError(message: "--client-secret-file cannot be read")
+            }
+            text = contents
+        } else if let value = environment[clientSecretVariable] {
+            text = value
+        } else {
+            throw UsageError(message: "--client-auth \(method) needs --client-secret-file PATH or \(clientSecretVariable) set")
+        }
+        // A file written by an editor ends with a line break that is no part of the secret.
+        let secret = Secret(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        guard !secret.value.isEmpty else { throw UsageError(message: "the client secret is empty") }
+        return method == "client_secret_basic" ? .clientSecretBasic(secret) : .clientSecretPost(secret)
     }
 
     private static func firstRealProviderArgument(_ arguments: [String]) -> String {
@@ -170,7 +209,11 @@ enum WalkthroughCommand {
 
             Against a real OpenID provider, in real time: sign in, refresh, and a server-first sign-out.
               --issuer URL                         the provider's issuer (OpenID discovery)
-              --client-id ID                       a public client registered there
+              --client-id ID                       a client registered there (public unless --client-auth)
+              --client-auth METHOD                 none (default), client_secret_basic or client_secret_post;
+                                                   the secret from --client-secret-file PATH or the
+                                                   SESSIONKIT_CLIENT_SECRET environment variable, never
+                                                   the command line
               --redirect-uri URI                   a registered redirect URI; for http://127.0.0.1/… the
                                                    walkthrough catches the browser's redirect itself
               --loopback-port N                    listen on port N instead of one the system picks; for a

@@ -39,6 +39,8 @@ KEY_FILE = STATE / "signing-key.pem"
 INACTIVE_KEYS = STATE / "inactive-keys"
 CLIENT_ID = os.environ.get("SESSIONKIT_DOT_CLIENT_ID", "sessionkit-dot")
 DEVICE_CLIENT_ID = os.environ.get("SESSIONKIT_DOT_DEVICE_CLIENT_ID", "sessionkit-dot-device")
+CONFIDENTIAL_CLIENT_ID = os.environ.get("SESSIONKIT_DOT_CONFIDENTIAL_CLIENT_ID", "sessionkit-dot-confidential")
+CONFIDENTIAL_SECRET = os.environ.get("SESSIONKIT_DOT_CONFIDENTIAL_SECRET", "local test secret/+:%")
 POST_LOGOUT_REDIRECT_URIS = os.environ.get(
     "SESSIONKIT_DOT_POST_LOGOUT_REDIRECT_URIS", "com.example.app:/logged-out http://127.0.0.1/logged-out"
 )
@@ -252,6 +254,21 @@ def setup():
         },
     )
     device.full_clean()
+    confidential, _ = Application.objects.update_or_create(
+        client_id=CONFIDENTIAL_CLIENT_ID,
+        defaults={
+            "name": "SessionKit integration tests (confidential client)",
+            "client_type": Application.CLIENT_CONFIDENTIAL,
+            "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
+            "redirect_uris": REDIRECT_URIS,
+            "post_logout_redirect_uris": POST_LOGOUT_REDIRECT_URIS,
+            "skip_authorization": True,
+            "algorithm": Application.RS256_ALGORITHM,
+            "client_secret": CONFIDENTIAL_SECRET,
+            "hash_client_secret": True,
+        },
+    )
+    confidential.full_clean()
     print(
         json.dumps(
             {
@@ -259,6 +276,7 @@ def setup():
                 "redirect_uris": app.redirect_uris.split(),
                 "post_logout_redirect_uris": app.post_logout_redirect_uris.split(),
                 "device_client_id": device.client_id,
+                "confidential_client_id": confidential.client_id,
             }
         )
     )

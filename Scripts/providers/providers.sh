@@ -29,6 +29,11 @@ DOT_CLIENT_ID=sessionkit-dot
 DOT_REDIRECT_URI="com.example.app:/callback"
 DOT_REDIRECT_URIS="com.example.app:/callback http://127.0.0.1/callback"
 DOT_DEVICE_CLIENT_ID=sessionkit-dot-device
+# A confidential client (client_secret_basic and client_secret_post). The secret guards nothing
+# but a loopback test provider; its space, slash, plus, colon and percent sign check the RFC 6749
+# §2.3.1 form-encoding of HTTP Basic credentials.
+DOT_CONFIDENTIAL_CLIENT_ID=sessionkit-dot-confidential
+DOT_CONFIDENTIAL_SECRET="local test secret/+:%"
 DOT_POST_LOGOUT_REDIRECT_URI="com.example.app:/logged-out"
 MOCK_CLIENT_ID=sessionkit-mock
 # The mock accepts any client id and any redirect URI while client registration is not required
@@ -101,6 +106,8 @@ dot_env() {
     export SESSIONKIT_DOT_CLIENT_ID="$DOT_CLIENT_ID"
     export SESSIONKIT_DOT_REDIRECT_URIS="$DOT_REDIRECT_URIS"
     export SESSIONKIT_DOT_DEVICE_CLIENT_ID="$DOT_DEVICE_CLIENT_ID"
+    export SESSIONKIT_DOT_CONFIDENTIAL_CLIENT_ID="$DOT_CONFIDENTIAL_CLIENT_ID"
+    export SESSIONKIT_DOT_CONFIDENTIAL_SECRET="$DOT_CONFIDENTIAL_SECRET"
     export PYTHONPATH="$SCRIPT_DIR"
     export DJANGO_SETTINGS_MODULE=dot_server
 }
@@ -245,6 +252,8 @@ export SESSIONKIT_DOT_ROTATE_KEY_URL=http://127.0.0.1:$dot/test/rotate-signing-k
 export SESSIONKIT_DOT_DEVICE_CLIENT_ID=$DOT_DEVICE_CLIENT_ID
 export SESSIONKIT_DOT_DEVICE_AUTHORIZATION_ENDPOINT=http://127.0.0.1:$dot/o/device-authorization/
 export SESSIONKIT_DOT_POST_LOGOUT_REDIRECT_URI=$DOT_POST_LOGOUT_REDIRECT_URI
+export SESSIONKIT_DOT_CONFIDENTIAL_CLIENT_ID=$DOT_CONFIDENTIAL_CLIENT_ID
+export SESSIONKIT_DOT_CONFIDENTIAL_SECRET=$(printf '%q' "$DOT_CONFIDENTIAL_SECRET")
 export SESSIONKIT_MOCK_ISSUER=http://127.0.0.1:$mock
 export SESSIONKIT_MOCK_CLIENT_ID=$MOCK_CLIENT_ID
 export SESSIONKIT_MOCK_REDIRECT_URI=$MOCK_REDIRECT_URI

@@ -17,12 +17,27 @@ extension DjangoOAuthToolkitTests {
         try await Self.loopbackWalkthrough(try #require(ProviderEnvironment.djangoOAuthToolkit), port: try Self.freePort())
     }
 
-    static func loopbackWalkthrough(_ environment: ProviderEnvironment, port: UInt16?) async throws {
+    @Test func theWalkthroughAuthenticatesAConfidentialClientWithASecretFromAFile() async throws {
+        var environment = try #require(ProviderEnvironment.djangoOAuthToolkit)
+        let confidential = try #require(environment.confidentialClient)
+        environment.clientID = confidential.id
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sessionkit-secret-\(UUID().uuidString)")
+        try Data((confidential.secret.value + "\n").utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await Self.loopbackWalkthrough(
+            environment, port: nil, extraArguments: ["--client-auth", "client_secret_basic", "--client-secret-file", file.path],
+            secret: confidential.secret.value)
+    }
+
+    static func loopbackWalkthrough(
+        _ environment: ProviderEnvironment, port: UInt16?, extraArguments: [String] = [], secret: String? = nil
+    ) async throws {
         var arguments = [
             "--issuer", environment.issuer, "--client-id", environment.clientID, "--redirect-uri", "http://127.0.0.1/callback",
             "--revocation-endpoint", try #require(environment.revocationEndpoint).absoluteString,
         ]
         if let port { arguments += ["--loopback-port", String(port)] }
+        arguments += extraArguments
         let run = try WalkthroughRun.start(arguments)
         let printed = try #require(await run.line(startingWith: environment.issuer), "the walkthrough printed no authorization URL")
         let url = try #require(URL(string: printed))
@@ -43,6 +58,7 @@ extension DjangoOAuthToolkitTests {
         #expect(finished.status == 0, "\(shown)")
         #expect(finished.lines.contains { $0.contains("signed in as") }, "\(shown)")
         #expect(finished.lines.contains { $0.contains("the provider confirmed the revocation of the refresh token") }, "\(shown)")
+        if let secret { #expect(!shown.contains(secret), "the walkthrough printed the client secret") }
     }
 
     /// A port nothing listens on right now.

@@ -26,6 +26,10 @@ public struct ProviderEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The guest bootstrap (``ProviderConfiguration/anonymousBootstrap``).
     public static let anonymousBootstrap = ProviderEndpoint("anonymous_bootstrap")
 
+    /// The endpoints at which a client authenticates (RFC 6749 §2.3, RFC 7009 §2.1, RFC 8628
+    /// §3.1): token, revocation and device authorization.
+    public static let clientAuthenticated: Set<ProviderEndpoint> = [.token, .revocation, .deviceAuthorization]
+
     /// The stable name.
     public var description: String { name }
 }

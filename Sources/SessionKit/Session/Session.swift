@@ -75,11 +75,14 @@ public final class Session: Sendable {
         self.owner = owner
         self.configuration = configuration
         self.client = ProviderClient(
-            configuration: configuration.provider, transport: transport, middleware: configuration.requestMiddleware, now: wallClock)
+            configuration: configuration.provider, transport: transport,
+            middleware: configuration.requestMiddleware
+                + configuration.clientAuthentication.middleware(for: configuration.provider, now: wallClock),
+            now: wallClock)
         self.verifier = TokenVerifier(
             configuration: configuration.provider,
             keys: JWKSCache(client: client, timeToLive: configuration.keySetTimeToLive, owner: owner),
-            skew: configuration.clockSkew, allowMissingKeyID: configuration.allowMissingKeyID,
+            skew: configuration.clockSkew, allowMissingKeyID: configuration.allowMissingKeyID || configuration.provider.allowsMissingKeyID,
             requireIDTokenOnRefresh: configuration.requireIDTokenOnRefresh,
             defaultAccessTokenLifetime: configuration.defaultAccessTokenLifetime)
         self.store = store

@@ -20,7 +20,10 @@ public struct SessionConfiguration: Sendable {
     public var serverFirstRetry: RetryPolicy = .serverFirst
     /// Allowed clock difference for `exp`, `iat` and `nbf` (default 60 s).
     public var clockSkew: Double = 60
-    /// Accept an id_token without `kid` when the key set holds exactly one matching RSA key.
+    /// Accept an id_token without `kid` when the key set holds exactly one key usable for its `alg`,
+    /// whatever the provider profile says. A discovered provider allows it already
+    /// (``ProviderConfiguration/allowsMissingKeyID``, OpenID Connect Core §10.1); the 1pass.dev
+    /// profile does not unless this is set.
     public var allowMissingKeyID = false
     /// Reject a refresh response without an id_token (code `missing_id_token`). Off by default: OpenID
     /// Connect Core §12.2 lets a provider omit it, and the session then keeps the identity it verified
@@ -83,6 +86,10 @@ public struct SessionConfiguration: Sendable {
     /// client and the transport, outermost first (see ``RequestMiddleware``); empty by default.
     /// The device-key exchange of ``DeviceKeySource/automatic`` and discovery do not go through it.
     public var requestMiddleware: [any RequestMiddleware] = []
+    /// How the client authenticates at the token, revocation and device authorization endpoints
+    /// (default ``ClientAuthentication/none``: a public client). Its middleware runs innermost,
+    /// after ``requestMiddleware``. Never rendered with its secret or key.
+    public var clientAuthentication: ClientAuthentication = .none
 
     /// Creates a configuration with the defaults above.
     public init(provider: ProviderConfiguration) {

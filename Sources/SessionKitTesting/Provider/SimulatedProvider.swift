@@ -241,6 +241,19 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         state.withLock { $0.userInfoSubjectOverride = subject }
     }
 
+    /// Makes the UserInfo endpoint answer as a signed JWT (`application/jwt`, OpenID Connect Core
+    /// §5.3.2) with `iss` and `aud`, signed with the current key, as `signing` says; `nil`
+    /// restores plain JSON.
+    public func signUserInfo(_ signing: SimulatedUserInfoSigning?) {
+        state.withLock { $0.userInfoSigning = signing }
+    }
+
+    /// Makes the discovery document name this `issuer` instead of the provider's own (`nil`
+    /// restores the truth), to test OpenID Connect Discovery §4.3's issuer check.
+    public func answerDiscovery(asIssuer issuer: String?) {
+        state.withLock { $0.discoveryIssuerOverride = issuer }
+    }
+
     /// Scripts how the person answers the next device authorization request.
     public func scriptDeviceAuthorization(_ script: SimulatedProviderDeviceScript) {
         state.withLock { $0.deviceScripts.append(script) }

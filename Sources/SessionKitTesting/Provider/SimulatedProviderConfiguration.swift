@@ -67,6 +67,11 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     /// Whether a sign-in gets a refresh token only when its granted scope includes
     /// `offline_access` (OIDC Core §11), as many providers decide; off, every sign-in gets one.
     public var refreshTokensRequireOfflineAccess: Bool
+    /// Whether an authorization request's `offline_access` scope is ignored unless its `prompt`
+    /// includes `consent`, as OpenID Connect Core §11 requires of a provider with no earlier
+    /// consent on record. With ``refreshTokensRequireOfflineAccess``, such a sign-in gets no
+    /// refresh token.
+    public var ignoresOfflineAccessWithoutConsent: Bool
     /// Whether the device authorization grant's token response carries an id_token; some real
     /// providers (django-oauth-toolkit 3.4) issue none for it.
     public var issuesIDTokenForDeviceGrant: Bool
@@ -98,6 +103,7 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         deviceCodeLifetime: Duration = .seconds(600),
         devicePollingInterval: Duration = .seconds(5),
         refreshTokensRequireOfflineAccess: Bool = false,
+        ignoresOfflineAccessWithoutConsent: Bool = false,
         issuesIDTokenForDeviceGrant: Bool = true,
         matchesLoopbackPortsExactly: Bool = false,
         idTokenSigningAlgorithm: JWSAlgorithm = .rs256
@@ -123,6 +129,7 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
         self.deviceCodeLifetime = deviceCodeLifetime
         self.devicePollingInterval = devicePollingInterval
         self.refreshTokensRequireOfflineAccess = refreshTokensRequireOfflineAccess
+        self.ignoresOfflineAccessWithoutConsent = ignoresOfflineAccessWithoutConsent
         self.issuesIDTokenForDeviceGrant = issuesIDTokenForDeviceGrant
         self.matchesLoopbackPortsExactly = matchesLoopbackPortsExactly
         self.idTokenSigningAlgorithm = idTokenSigningAlgorithm

@@ -53,6 +53,18 @@ public enum SimulatedProviderFault: Sendable, Equatable, CustomStringConvertible
         case expired
         /// A token signed by the current key but naming another `kid` in its header.
         case keyID(String)
+        /// A token signed by the current key with no `kid` in its header (OpenID Connect Core §10.1).
+        case noKeyID
+        /// A validly signed token issued an hour in the future (`iat`).
+        case issuedInFuture
+        /// A validly signed token without `iat`.
+        case missingIssuedAt
+        /// An unsigned token: `alg` `none`, an empty signature.
+        case unsigned
+        /// A validly signed token for the client and another audience, with this `azp`.
+        case authorizedParty(String)
+        /// A validly signed token whose `at_hash` belongs to another access token.
+        case accessTokenHash
 
         /// A short name for logs; never the claim value itself.
         public var description: String {
@@ -64,6 +76,12 @@ public enum SimulatedProviderFault: Sendable, Equatable, CustomStringConvertible
             case .nonce: "nonce"
             case .expired: "expired"
             case .keyID: "keyID"
+            case .noKeyID: "noKeyID"
+            case .issuedInFuture: "issuedInFuture"
+            case .unsigned: "unsigned"
+            case .missingIssuedAt: "missingIssuedAt"
+            case .authorizedParty: "authorizedParty"
+            case .accessTokenHash: "accessTokenHash"
             }
         }
     }

@@ -55,7 +55,7 @@ extension SimulatedProviderState {
         guard query["response_type"] == "code" else {
             return callback([("error", "unsupported_response_type")])
         }
-        let scope = query["scope"] ?? ""
+        var scope = query["scope"] ?? ""
         guard scope.split(separator: " ").contains("openid") else {
             return callback([("error", "invalid_scope"), ("error_description", "the openid scope is required")])
         }
@@ -82,6 +82,10 @@ extension SimulatedProviderState {
         }
         guard decision == .approve else {
             return callback([("error", "access_denied"), ("error_description", "the person declined")])
+        }
+        // OIDC Core §11: without prompt=consent the provider must ignore the offline_access request.
+        if configuration.ignoresOfflineAccessWithoutConsent, !options.prompt.contains("consent") {
+            scope = scope.split(separator: " ").filter { $0 != "offline_access" }.joined(separator: " ")
         }
         let authTime = authenticated ? now : (session ?? now)
         browserSessions[subject] = authTime

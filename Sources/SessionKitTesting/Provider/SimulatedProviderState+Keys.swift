@@ -6,7 +6,7 @@ extension SimulatedProviderState {
     /// The OpenID discovery document (OpenID Connect Discovery 1.0 §3).
     func discoveryAnswer() -> Answer {
         var members: [(String, SimulatedProviderJSON)] = [
-            ("issuer", .string(configuration.issuerString)),
+            ("issuer", .string(discoveryIssuerOverride ?? configuration.issuerString)),
             ("authorization_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.authorizationPath))),
             ("token_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.token.path))),
             ("jwks_uri", .string(configuration.url(for: SimulatedProviderEndpoint.jwks.path))),

@@ -161,7 +161,7 @@ extension SimulatedProviderState {
         var nonce = nonce
         var issuedAt = now
         var expiresAt = now.addingTimeInterval(configuration.idTokenLifetime.simulatedProviderSeconds)
-        var keyID = currentKey.keyID
+        var keyID: String? = currentKey.keyID
         switch tampering {
         case .subject(let other): sub = other
         case .audience(let other): audiences = [other]
@@ -171,7 +171,12 @@ extension SimulatedProviderState {
             issuedAt = now.addingTimeInterval(-7200)
             expiresAt = now.addingTimeInterval(-3600)
         case .keyID(let other): keyID = other
-        case .badSignature, nil: break
+        case .noKeyID: keyID = nil
+        case .issuedInFuture:
+            issuedAt = now.addingTimeInterval(3600)
+            expiresAt = issuedAt.addingTimeInterval(configuration.idTokenLifetime.simulatedProviderSeconds)
+        case .authorizedParty: audiences.append("another-audience")
+        case .badSignature, .unsigned, .accessTokenHash, .missingIssuedAt, nil: break
         }
 
         var claims: [(String, SimulatedProviderJSON)] = [
@@ -181,9 +186,17 @@ extension SimulatedProviderState {
             ("exp", .integer(Self.seconds(expiresAt))),
             ("iat", .integer(Self.seconds(issuedAt))),
         ]
-        if audiences.count > 1 { claims.append(("azp", .string(clientID))) }
+        if tampering == .missingIssuedAt { claims.removeAll { $0.0 == "iat" } }
+        if case .authorizedParty(let party) = tampering {
+            claims.append(("azp", .string(party)))
+        } else if audiences.count > 1 {
+            claims.append(("azp", .string(clientID)))
+        }
         if let nonce { claims.append(("nonce", .string(nonce))) }
-        if let accessToken { claims.append(("at_hash", .string(AccessTokenHash.compute(for: accessToken)))) }
+        if let accessToken {
+            let hashed = tampering == .accessTokenHash ? accessToken + "-other" : accessToken
+            claims.append(("at_hash", .string(AccessTokenHash.compute(for: hashed))))
+        }
         if let authTime { claims.append(("auth_time", .integer(Self.seconds(authTime)))) }
         if let acr { claims.append(("acr", .string(acr))) }
         claims += personClaims(of: subject)
@@ -198,6 +211,10 @@ extension SimulatedProviderState {
             if let value = user.authenticationMethods { claims.append(("amr", .array(value.map(SimulatedProviderJSON.string)))) }
         }
 
+        if tampering == .unsigned {
+            return Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "."
+                + Base64URL.encode(SimulatedProviderJSON.object(claims).bytes) + "."
+        }
         let token = try currentKey.sign(SimulatedProviderJSON.object(claims).bytes, keyID: keyID)
         return tampering == .badSignature ? Self.corruptingSignature(of: token) : token
     }

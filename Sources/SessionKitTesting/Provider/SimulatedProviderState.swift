@@ -171,6 +171,8 @@ struct SimulatedProviderState {
     var deviceCodeCounter = 0
     /// A `sub` the UserInfo endpoint answers with instead of the token's, to test the §5.3.2 check.
     var userInfoSubjectOverride: String?
+    var userInfoSigning: SimulatedUserInfoSigning?
+    var discoveryIssuerOverride: String?
 
     var faults: [SimulatedProviderEndpoint: [(fault: SimulatedProviderFault, remaining: Int)]] = [:]
     var log: [SimulatedProviderLogEntry] = []

@@ -21,17 +21,20 @@ struct IntegrationHarness {
 
     /// - Parameter redirectURI: the redirect URI to configure; the environment's by default.
     static func make(
-        _ environment: ProviderEnvironment, user prefix: String = "user", redirectURI: URL? = nil
+        _ environment: ProviderEnvironment, user prefix: String = "user", redirectURI: URL? = nil,
+        configure: (inout SessionConfiguration) -> Void = { _ in }
     ) async throws -> IntegrationHarness {
         let providerTransport = URLSessionTransport(clock: ContinuousClock(), deadline: .seconds(20))
         let provider = try await ProviderConfiguration.discover(
             issuer: environment.issuer, clientID: environment.clientID, redirectURI: redirectURI ?? environment.redirectURI,
             scopes: ["openid", "profile", "email"], revocationEndpoint: environment.revocationEndpoint, transport: providerTransport)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sessionkit-integration-\(UUID().uuidString)")
+        var configuration = SessionConfiguration(provider: provider)
+        configure(&configuration)
         return IntegrationHarness(
             environment: environment, user: "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())",
             providerTransport: providerTransport, transport: ReroutableTransport(provider: providerTransport), directory: directory,
-            store: FileCredentialStore(directory: directory), configuration: SessionConfiguration(provider: provider))
+            store: FileCredentialStore(directory: directory), configuration: configuration)
     }
 
     /// A new session over the same store, transport and clocks (a relaunch, when called again).

@@ -1,4 +1,5 @@
 import Foundation
+import SessionKit
 
 /// One local OpenID provider started by `Scripts/providers/providers.sh start`, as described by
 /// the variables `providers.sh env` exports. Tests for a provider whose variables are missing are
@@ -30,6 +31,8 @@ struct ProviderEnvironment: Sendable, CustomStringConvertible {
     var deviceAuthorizationEndpoint: URL?
     /// A post-logout redirect URI the provider accepts for ``clientID``.
     var postLogoutRedirectURI: URL?
+    /// DOT: a confidential client (authorization code) and its secret, for client authentication.
+    var confidentialClient: (id: String, secret: Secret)?
 
     var description: String {
         switch kind {
@@ -58,7 +61,10 @@ struct ProviderEnvironment: Sendable, CustomStringConvertible {
             kind: .djangoOAuthToolkit, issuer: issuer, clientID: clientID, redirectURI: redirect, revocationEndpoint: revocation,
             userHeader: header, rotateKeyURL: rotate, usersURL: nil, deviceClientID: variables["SESSIONKIT_DOT_DEVICE_CLIENT_ID"],
             deviceAuthorizationEndpoint: variables["SESSIONKIT_DOT_DEVICE_AUTHORIZATION_ENDPOINT"].flatMap(URL.init(string:)),
-            postLogoutRedirectURI: variables["SESSIONKIT_DOT_POST_LOGOUT_REDIRECT_URI"].flatMap(URL.init(string:)))
+            postLogoutRedirectURI: variables["SESSIONKIT_DOT_POST_LOGOUT_REDIRECT_URI"].flatMap(URL.init(string:)),
+            confidentialClient: variables["SESSIONKIT_DOT_CONFIDENTIAL_CLIENT_ID"].flatMap { id in
+                variables["SESSIONKIT_DOT_CONFIDENTIAL_SECRET"].map { (id, Secret($0)) }
+            })
     }()
 
     static let oidcProviderMock: ProviderEnvironment? = {

@@ -133,7 +133,22 @@ import Testing
         }
         #expect(try scope(.asConfigured) == "openid offline_access email")
         #expect(try scope(.request) == "openid offline_access email")
+        #expect(try scope(.requestWithoutConsent) == "openid offline_access email")
         #expect(try scope(.never) == "openid email")
+
+        // OIDC Core §11: offline_access goes out with prompt=consent, whether configured or added,
+        // unless the policy says the provider grants it otherwise; prompt=none stands alone.
+        func prompt(_ options: AuthorizationRequestOptions) throws -> String? {
+            let url = try client.authorizationURL(codeChallenge: "c", state: "s", nonce: "n", options: options)
+            return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "prompt" }?.value
+        }
+        #expect(try prompt(AuthorizationRequestOptions(offlineAccess: .asConfigured)) == "consent")
+        #expect(try prompt(AuthorizationRequestOptions(prompt: [.login], offlineAccess: .request)) == "login consent")
+        #expect(try prompt(AuthorizationRequestOptions(prompt: [.consent, .login])) == "consent login")
+        #expect(try prompt(AuthorizationRequestOptions(offlineAccess: .requestWithoutConsent)) == nil)
+        #expect(try prompt(AuthorizationRequestOptions(prompt: [.none])) == "none")
+        #expect(try prompt(AuthorizationRequestOptions(offlineAccess: .never)) == nil)
+        #expect(try query(AuthorizationRequestOptions()).contains("prompt=") == false)
     }
 
     @Test func perSignInValuesOverrideDefaults() throws {

@@ -38,7 +38,8 @@ struct SessionRequestOptionsTests {
         let record = try #require(h.provider.authorizationRecords.last)
         #expect(record.loginHint == "alice@example.com")
         #expect(record.uiLocales == ["fr"])
-        #expect(record.prompt == ["login"])
+        // offline_access goes out with prompt=consent (OIDC Core §11).
+        #expect(record.prompt == ["login", "consent"])
         #expect(record.maxAge == 900)
         #expect(record.otherParameterNames == ["audience"])
         #expect(record.scopes.contains("offline_access"))
@@ -48,7 +49,7 @@ struct SessionRequestOptionsTests {
         h.presenter.enqueue(.approve(subject: "alice"))
         try await h.session.signIn()
         let plain = try #require(h.provider.authorizationRecords.last)
-        #expect(plain.prompt.isEmpty)
+        #expect(plain.prompt == ["consent"])
         #expect(plain.uiLocales == ["de"])
         #expect(plain.maxAge == nil)
     }

@@ -11,6 +11,18 @@ package enum FormEncoding {
         Data(fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&").utf8)
     }
 
+    /// `request` with `fields` appended to its form body, and `client_id` first when the body has
+    /// none (a client that authenticates in the body names itself there, RFC 6749 §2.3.1).
+    static func appending(_ fields: [(String, String)], to request: HTTPRequest, clientID: String) -> HTTPRequest {
+        var request = request
+        let body = request.body.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        var added = fields
+        if decode(body)["client_id"] == nil { added.insert(("client_id", clientID), at: 0) }
+        let encoded = String(decoding: encode(added), as: UTF8.self)
+        request.body = Data((body.isEmpty ? encoded : body + "&" + encoded).utf8)
+        return request
+    }
+
     /// Percent-encodes every UTF-8 byte outside the unreserved set, in upper-case hex.
     ///
     /// Byte by byte rather than through `addingPercentEncoding`, which goes through a bridged

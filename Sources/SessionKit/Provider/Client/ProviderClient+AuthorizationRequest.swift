@@ -3,7 +3,9 @@ public import Foundation
 extension ProviderClient {
     /// The authorization URL for one sign-in attempt (PKCE S256, `state`, `nonce`) with request
     /// options: `prompt`, `max_age`, hints, `ui_locales`, `acr_values`, RFC 8707 `resource`, the
-    /// offline-access policy's scope, and extra parameters.
+    /// offline-access policy's scope (with `prompt=consent` whenever `offline_access` is asked for,
+    /// OpenID Connect Core §11, unless the policy is
+    /// ``AuthorizationRequestOptions/OfflineAccessPolicy/requestWithoutConsent``), and extra parameters.
     ///
     /// The library's own parameters come first, exactly as
     /// ``authorizationURL(codeChallenge:state:nonce:redirectURI:)`` sends them (`redirectURI` is a
@@ -18,13 +20,14 @@ extension ProviderClient {
     ) throws(AuthorizationRequestOptionsError) -> URL {
         try options.validate()
         var components = URLComponents(url: configuration.authorizationEndpoint, resolvingAgainstBaseURL: false)!
+        let scopes = options.scopes(from: configuration.scopes)
         let fields: [(String, String)] =
             [
                 ("response_type", "code"), ("client_id", configuration.clientID),
                 ("redirect_uri", (redirectURI ?? configuration.redirectURI).absoluteString),
-                ("scope", options.scopes(from: configuration.scopes).joined(separator: " ")), ("state", state), ("nonce", nonce),
+                ("scope", scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
                 ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
-            ] + options.parameters()
+            ] + options.parameters(scopes: scopes)
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
         components.percentEncodedQuery =
             existing + fields.map { "\(FormEncoding.escape($0.0))=\(FormEncoding.escape($0.1))" }.joined(separator: "&")

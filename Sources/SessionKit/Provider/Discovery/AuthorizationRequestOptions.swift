@@ -55,11 +55,16 @@ public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConve
     public enum OfflineAccessPolicy: Sendable, Hashable {
         /// The configured scopes go out unchanged; as a per-sign-in value, the default's policy applies.
         case asConfigured
-        /// `offline_access` is added to the scopes.
+        /// `offline_access` is added to the scopes, and `prompt` includes `consent` (§11).
         case request
         /// `offline_access` is added and `prompt` includes `consent`, which §11 requires of the
-        /// provider unless it has other grounds to allow offline access.
+        /// provider unless it has other grounds to allow offline access; unlike the default
+        /// consent of the other policies, also with `prompt=none` (which the request then refuses).
         case requestWithConsent
+        /// `offline_access` is added (or kept from the configured scopes) without `prompt=consent`,
+        /// for a provider that grants offline access on other grounds (§11: an earlier consent
+        /// it keeps, or a policy of its own).
+        case requestWithoutConsent
         /// `offline_access` is removed from the scopes, even when configured.
         case never
     }
@@ -151,8 +156,8 @@ public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConve
         }
     }
 
-    /// The `prompt` values sent: ``prompt`` without repeats, plus `consent` under
-    /// ``OfflineAccessPolicy/requestWithConsent``.
+    /// The `prompt` values the options themselves ask for: ``prompt`` without repeats, plus
+    /// `consent` under ``OfflineAccessPolicy/requestWithConsent``.
     var effectivePrompt: [Prompt] {
         var values: [Prompt] = []
         for value in prompt where !values.contains(value) {
@@ -162,11 +167,23 @@ public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConve
         return values
     }
 
+    /// The `prompt` values sent with `scopes`: ``effectivePrompt``, plus `consent` whenever
+    /// `offline_access` is among the scopes (OpenID Connect Core §11: a provider must ignore an
+    /// offline-access request without it, unless other conditions permit), except under
+    /// ``OfflineAccessPolicy/requestWithoutConsent`` and with `prompt=none`, which stands alone.
+    func prompt(sendingScopes scopes: [String]) -> [Prompt] {
+        var values = effectivePrompt
+        guard scopes.contains("offline_access"), offlineAccess != .requestWithoutConsent else { return values }
+        if !values.contains(.consent), !values.contains(.none) { values.append(.consent) }
+        return values
+    }
+
     /// The scopes sent, from the configured ones and the offline-access policy.
     func scopes(from configured: [String]) -> [String] {
         switch offlineAccess {
         case .asConfigured: configured
-        case .request, .requestWithConsent: configured.contains("offline_access") ? configured : configured + ["offline_access"]
+        case .request, .requestWithConsent, .requestWithoutConsent:
+            configured.contains("offline_access") ? configured : configured + ["offline_access"]
         case .never: configured.filter { $0 != "offline_access" }
         }
     }
@@ -200,10 +217,11 @@ public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConve
         return merged
     }
 
-    /// The parameters these options add to an authorization request, in the order they are sent.
-    func parameters() -> [(String, String)] {
+    /// The parameters these options add to an authorization request that asks for `scopes`, in
+    /// the order they are sent.
+    func parameters(scopes: [String]) -> [(String, String)] {
         var fields: [(String, String)] = []
-        let prompts = effectivePrompt
+        let prompts = prompt(sendingScopes: scopes)
         if !prompts.isEmpty { fields.append(("prompt", prompts.map(\.rawValue).joined(separator: " "))) }
         if let maxAge { fields.append(("max_age", String(maxAge))) }
         if let loginHint { fields.append(("login_hint", loginHint)) }

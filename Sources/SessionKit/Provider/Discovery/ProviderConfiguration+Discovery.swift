@@ -13,7 +13,10 @@ extension ProviderConfiguration {
     /// RFC 7009 revocation endpoint out; `revocationEndpoint` is used then (the document's wins when
     /// it names one). The id_token signing algorithms are those of the document's
     /// `id_token_signing_alg_values_supported` that SessionKit verifies (RS256, ES256); RS256 when
-    /// it names neither.
+    /// it names neither. The client authentication methods of the token and revocation endpoints
+    /// (`token_endpoint_auth_methods_supported`, `revocation_endpoint_auth_methods_supported`)
+    /// are kept for ``ClientAuthentication``. An id_token without `kid` is accepted when the key set holds exactly one
+    /// key for its `alg` (OpenID Connect Core §10.1, ``allowsMissingKeyID``).
     ///
     /// Every URL must be `https`, except on a loopback host (`127.0.0.0/8`, `localhost`, `::1`),
     /// where plain `http` is accepted for local test providers. The redirect URI is checked first,
@@ -21,7 +24,8 @@ extension ProviderConfiguration {
     ///
     /// - Parameters:
     ///   - issuer: The issuer identifier, as id_tokens will carry it in `iss`.
-    ///   - clientID: The app's client id (a public client: no secret).
+    ///   - clientID: The app's client id (how it authenticates, if at all, is
+    ///     ``SessionConfiguration/clientAuthentication``).
     ///   - redirectURI: Where the provider sends the person back.
     ///   - scopes: The scopes to ask for; `openid` is added when missing.
     ///   - revocationEndpoint: The revocation endpoint to use when the document names none.
@@ -72,6 +76,9 @@ extension ProviderConfiguration {
         let verifiable = Set((document.idTokenSigningAlgorithms ?? []).map(JWSAlgorithm.init(rawValue:)))
             .intersection([.rs256, .es256])
         if !verifiable.isEmpty { configuration.idTokenSigningAlgorithms = verifiable }
+        configuration.allowsMissingKeyID = true
+        configuration.tokenEndpointAuthMethods = document.tokenEndpointAuthMethods
+        configuration.revocationEndpointAuthMethods = document.revocationEndpointAuthMethods
         return configuration
     }
 
@@ -118,6 +125,8 @@ private struct DiscoveryDocument: Decodable {
     var endSessionEndpoint: String?
     var deviceAuthorizationEndpoint: String?
     var idTokenSigningAlgorithms: [String]?
+    var tokenEndpointAuthMethods: [String]?
+    var revocationEndpointAuthMethods: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -129,6 +138,8 @@ private struct DiscoveryDocument: Decodable {
         case endSessionEndpoint = "end_session_endpoint"
         case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case idTokenSigningAlgorithms = "id_token_signing_alg_values_supported"
+        case tokenEndpointAuthMethods = "token_endpoint_auth_methods_supported"
+        case revocationEndpointAuthMethods = "revocation_endpoint_auth_methods_supported"
     }
 
     init(decoding data: Data) throws(ConfigurationError) {

@@ -12,13 +12,17 @@ public enum ConfigurationError: Error, Sendable, Hashable {
     case issuerMismatch(expected: String, found: String)
     /// The discovery document could not be fetched or decoded.
     case discoveryFailed(String)
+    /// The token endpoint lists its client authentication methods
+    /// (`token_endpoint_auth_methods_supported`) and the configured one, named here, is not among them.
+    case unsupportedClientAuthentication(String)
 }
 
 /// Where a provider's endpoints are and who the app is to it.
 public struct ProviderConfiguration: Sendable, Hashable {
     /// The issuer identifier; id_tokens must carry exactly this `iss`.
     public var issuer: String
-    /// The app's OAuth client id (a public client: no secret).
+    /// The app's OAuth client id; how the client authenticates, if at all, is
+    /// ``SessionConfiguration/clientAuthentication``.
     public var clientID: String
     /// Where the provider sends the person back; the callback URL must match its scheme, host and path.
     public var redirectURI: URL
@@ -51,6 +55,20 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// rejected (`bad_signature`). RS256 alone unless set (the 1pass.dev profile); discovery takes
     /// the document's `id_token_signing_alg_values_supported` among RS256 and ES256.
     public var idTokenSigningAlgorithms: Set<JWSAlgorithm> = [.rs256]
+    /// Whether an id_token without `kid` is accepted when the key set holds exactly one key usable
+    /// for its `alg` (OpenID Connect Core §10.1); with several such keys it is still refused with
+    /// `missing_kid`. On for a discovered provider (``discover(issuer:clientID:redirectURI:scopes:revocationEndpoint:transport:)``),
+    /// as the specification allows; off for the 1pass.dev profile, whose reference SDKs require a
+    /// `kid`, and for a configuration built from explicit endpoints unless set.
+    public var allowsMissingKeyID = false
+    /// The client authentication methods the token endpoint takes
+    /// (`token_endpoint_auth_methods_supported`, OpenID Connect Discovery §3); `nil` when the
+    /// provider does not say. The device authorization endpoint takes the same (RFC 8628 §3.1).
+    public var tokenEndpointAuthMethods: [String]?
+    /// The client authentication methods the revocation endpoint takes
+    /// (`revocation_endpoint_auth_methods_supported`, RFC 8414 §2); `nil` when the provider does
+    /// not say, and then the token endpoint's apply.
+    public var revocationEndpointAuthMethods: [String]?
 
     /// Creates a configuration from explicit endpoints. Rejects a redirect scheme containing `_`.
     public init(

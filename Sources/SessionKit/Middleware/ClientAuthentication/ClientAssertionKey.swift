@@ -1,0 +1,49 @@
+public import SessionKitJOSE
+
+/// The private key a client signs its `private_key_jwt` assertions with (RFC 7523 §2.2), RS256 or
+/// ES256, with the `kid` its registered public key carries.
+///
+/// The key material never leaves the crypto backend; no rendering of the key shows any of it.
+public struct ClientAssertionKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    enum Signer: Sendable {
+        case rsa(RSAPrivateKey)
+        case p256(P256PrivateKey)
+    }
+
+    let signer: Signer
+    /// The `kid` of the registered public key, sent in the assertion's header; `nil` sends none.
+    public let keyID: String?
+
+    /// An RS256 key.
+    public static func rs256(_ key: RSAPrivateKey, keyID: String?) -> ClientAssertionKey {
+        ClientAssertionKey(signer: .rsa(key), keyID: keyID)
+    }
+
+    /// An ES256 key (P-256).
+    public static func es256(_ key: P256PrivateKey, keyID: String?) -> ClientAssertionKey {
+        ClientAssertionKey(signer: .p256(key), keyID: keyID)
+    }
+
+    /// The signing algorithm: RS256 or ES256.
+    public var algorithm: JWSAlgorithm {
+        switch signer {
+        case .rsa: .rs256
+        case .p256: .es256
+        }
+    }
+
+    /// A compact JWS of `payload` under this key's algorithm and `kid`.
+    func sign(_ payload: [UInt8]) throws(CryptoError) -> String {
+        switch signer {
+        case .rsa(let key): try CompactJWS.signRS256(payload: payload, keyID: keyID, key: key)
+        case .p256(let key): try CompactJWS.signES256(payload: payload, keyID: keyID, key: key)
+        }
+    }
+
+    /// The algorithm and `kid` only.
+    public var description: String { "ClientAssertionKey(\(algorithm.rawValue), kid: \(keyID ?? "none"), <redacted>)" }
+    /// The algorithm and `kid` only.
+    public var debugDescription: String { description }
+    /// Hides the key from `dump` and debuggers' child listings.
+    public var customMirror: Mirror { Mirror(self, children: ["algorithm": algorithm.rawValue], displayStyle: .struct) }
+}
