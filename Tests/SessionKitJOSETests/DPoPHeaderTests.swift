@@ -23,6 +23,9 @@ import Testing
         let nonce = try DPoPNonce(headerValue: "secret-nonce")
         #expect(!"\(nonce)".contains("secret-nonce"))
         #expect(!String(reflecting: nonce).contains("secret-nonce"))
+        var dumped = ""
+        dump(nonce, to: &dumped)
+        #expect(!dumped.contains("secret-nonce"))
     }
 
     /// RFC 9449 §7.1's example challenge.

@@ -18,7 +18,9 @@ import SessionKitJOSE
 /// ``ProviderError/invalidResponse(_:)`` naming the DPoP failure, never an `invalid_grant`-like
 /// answer that would end the session.
 public struct DPoPMiddleware: RequestMiddleware {
-    /// What the session accepts from the provider.
+    /// What the session accepts from the provider. A later policy (one read from discovery's
+    /// `dpop_signing_alg_values_supported`) may be added, so switch with `@unknown default`.
+    @nonexhaustive
     public enum Requirement: Sendable, Hashable {
         /// Proofs are sent; a provider that answers with `Bearer` tokens is accepted, and those
         /// tokens are presented as `Bearer`.

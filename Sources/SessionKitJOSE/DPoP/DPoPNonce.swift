@@ -4,7 +4,7 @@
 ///
 /// A nonce is opaque and short-lived but still a value a server chose for this client: it is
 /// never rendered.
-public struct DPoPNonce: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct DPoPNonce: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The longest nonce accepted; a longer header is refused rather than echoed in every proof.
     public static let maximumLength = 1024
 
@@ -33,4 +33,7 @@ public struct DPoPNonce: Sendable, Hashable, CustomStringConvertible, CustomDebu
 
     /// Names the type only: the value is never rendered.
     public var debugDescription: String { description }
+
+    /// No children: `dump` and mirrors show no part of the value.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
