@@ -8,7 +8,8 @@
 # json (tree parser vs scanning parser), idtoken (full ID-token validation), userinfo (UserInfo
 # response decoder and its sub check), grant (1Password access-grant decoder), intake
 # (credential-import activity intake), cxf (Credential Exchange Format decoder), loopback (the
-# loopback presenter's HTTP request-head parser).
+# loopback presenter's HTTP request-head parser), wwwauth (WWW-Authenticate challenges),
+# dpopnonce (DPoP-Nonce values).
 # Prints one line per target, "TARGET: executions=N crashes=N", and exits non-zero when any
 # target crashed or could not run. Crash inputs are kept in Fuzz/.build/crash-TARGET-*.
 #
@@ -22,7 +23,7 @@ set -euo pipefail
 seconds="${1:-20}"
 if [[ $# -gt 0 ]]; then shift; fi
 targets=("$@")
-if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks ecjwk base64url json idtoken userinfo loopback grant intake cxf); fi
+if [[ ${#targets[@]} -eq 0 ]]; then targets=(jws jwks ecjwk base64url json idtoken userinfo loopback wwwauth dpopnonce grant intake cxf); fi
 if ! [[ "$seconds" =~ ^[0-9]+$ ]]; then
     echo "usage: Fuzz/run.sh [SECONDS] [TARGET...]" >&2
     exit 2

@@ -10,9 +10,11 @@ struct BenchmarkSuite {
     var rounds: Int
     var fastPathIterations = 300_000
     var callerCounts = [1, 1_000, 10_000, 100_000]
-    /// The groups to run (`fast-path`, `concurrent`, `month`, `cold-launch`, `idtoken`); all by default.
+    /// The groups to run (`fast-path`, `concurrent`, `month`, `cold-launch`, `idtoken`, `dpop`); all by default.
     var groups: Set<String> = Self.allGroups
-    static let allGroups: Set<String> = ["fast-path", "concurrent", "month", "cold-launch", "idtoken"]
+    static let allGroups: Set<String> = ["fast-path", "concurrent", "month", "cold-launch", "idtoken", "dpop"]
+    /// A DPoP proof may cost at most this much of a bare OpenSSL ES256 sign of the same bytes.
+    static let dpopProofRatioLimit = 1.3
 
     /// `validAccessToken()` on a fresh token, from an actor, over a bare call to a trivial actor.
     static let fastPathRatioLimit = 1.2
@@ -48,6 +50,9 @@ struct BenchmarkSuite {
         var idToken = try groups.contains("idtoken") ? IDTokenBenchmark.make() : nil
         idToken?.runRound()
         let idTokenWarmUp = idToken?.result
+        var dpop = try groups.contains("dpop") ? DPoPProofBenchmark.make() : nil
+        dpop?.runRound()
+        let dpopWarmUp = dpop?.result
         // Warm-up: first-touch allocations and lazy initialisation stay out of the samples.
         if groups.contains("fast-path") {
             try await fastPath.runRound(0)
@@ -67,6 +72,7 @@ struct BenchmarkSuite {
             if groups.contains("month") { try await month.runRound() }
             if groups.contains("cold-launch") { try await coldLaunch.runRound() }
             idToken?.runRound()
+            dpop?.runRound()
         }
         // The first round warmed up; it is left out of the samples.
         let idTokenResult = idToken.map { Self.dropFirstRound($0.result, warmUp: idTokenWarmUp) } ?? IDTokenBenchmark.Result()
@@ -84,6 +90,21 @@ struct BenchmarkSuite {
                 Measure("cold_launch.token_requests", Double(coldLaunch.maximumRequests), unit: "requests", equalTo: 0))
         }
         if groups.contains("idtoken") { measures += idTokenMeasures(idTokenResult) }
+        if let dpop {
+            // The warm-up round is left out, as for the id_token group.
+            let skip = dpopWarmUp == nil ? 0 : 1
+            func trimmed(_ samples: Samples?) -> Samples {
+                var kept = Samples()
+                for value in (samples?.values ?? []).dropFirst(skip) { kept.add(value) }
+                return kept
+            }
+            let ratios = trimmed(dpop.result.ratios)
+            let proof = trimmed(dpop.result.nanoseconds[.proof])
+            let raw = trimmed(dpop.result.nanoseconds[.raw])
+            measures.append(Measure("dpop.proof", proof.median, unit: "ns"))
+            measures.append(Measure("dpop.bare_sign", raw.median, unit: "ns"))
+            measures.append(Measure("dpop.ratio", ratios.median, unit: "x", atMost: Self.dpopProofRatioLimit))
+        }
         return Result(
             measures: measures, fastPath: fastPath, callers: callers, month: month, coldLaunch: coldLaunch, idToken: idTokenResult)
     }

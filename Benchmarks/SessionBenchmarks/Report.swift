@@ -56,6 +56,10 @@ enum Report {
                     CompactJWS.verify alone (no claims). Per round each body runs 8 batches of 150
                     calls, interleaved, and keeps its fastest batch; ratio = raw ns/op / body ns/op
                     (1 = as fast as the raw verify), median over rounds (the first round is a warm-up).
+        dpop        a DPoP proof (DPoPProofSigner.proof for a UserInfo request with ath and a nonce:
+                    claims, a CSPRNG jti, the signature in r||s form, the JWS assembled) against one bare
+                    OpenSSL ES256 sign (EVP_DigestSign) of the same bytes with the same key; 8 batches of
+                    200 calls per round, interleaved, fastest batch kept; ratio = proof / bare sign.
                     tokens (due after 14.5): \(SimulatedMonthBenchmark.refreshes) refreshes, each a suspension in the
                     transport, a real RS256 signature by the simulated provider, a real RS256
                     verification by the session and a durable write, on a TestClock (the key set is

@@ -27,6 +27,8 @@ enum FuzzTarget: String, CaseIterable {
     case idtoken
     case userinfo
     case loopback
+    case wwwauth
+    case dpopnonce
 
     static nonisolated(unsafe) var selected: FuzzTarget = .jws
 
@@ -40,7 +42,35 @@ enum FuzzTarget: String, CaseIterable {
         case .idtoken: Self.fuzzIDToken(bytes)
         case .userinfo: Self.fuzzUserInfo(bytes)
         case .loopback: Self.fuzzLoopbackRequestHead(bytes)
+        case .wwwauth: Self.fuzzWWWAuthenticate(bytes)
+        case .dpopnonce: Self.fuzzDPoPNonce(bytes)
         }
+    }
+
+    /// `WWW-Authenticate`: accepted challenges have token schemes, serialize to a field that
+    /// parses back to the same challenges, and stay within the parameter bound.
+    static func fuzzWWWAuthenticate(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let challenges = try? AuthenticationChallenge.parse(text) else { return }
+        require(!challenges.isEmpty, "accepted a field without a challenge")
+        require(
+            challenges.allSatisfy { !$0.scheme.isEmpty && $0.scheme.utf8.allSatisfy(ChallengeParser.isTokenChar) },
+            "accepted a scheme that is not a token")
+        require(
+            challenges.reduce(0) { $0 + $1.parameters.count } <= AuthenticationChallenge.maximumParameterCount,
+            "accepted more parameters than the bound")
+        let reparsed = try? AuthenticationChallenge.parse(AuthenticationChallenge.serialize(challenges))
+        require(reparsed == challenges, "serialization does not round-trip")
+    }
+
+    /// `DPoP-Nonce`: an accepted nonce is non-empty `NQCHAR`s within the bound, and parsing it
+    /// again gives itself.
+    static func fuzzDPoPNonce(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let nonce = try? DPoPNonce(headerValue: text) else { return }
+        require(!nonce.value.isEmpty && nonce.value.utf8.count <= DPoPNonce.maximumLength, "accepted an empty or long nonce")
+        require(nonce.value.utf8.allSatisfy(DPoPNonce.isNQChar), "accepted a byte outside NQCHAR")
+        require((try? DPoPNonce(headerValue: nonce.value)) == nonce, "a nonce does not parse to itself")
     }
 
     /// A property that must hold; a violation is reported to libFuzzer as a crash.

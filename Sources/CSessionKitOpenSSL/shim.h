@@ -219,6 +219,65 @@ static inline int sk_ec_public_point(const EVP_PKEY *key, unsigned char *out, si
     return (int)length;
 }
 
+/// Builds a P-256 private key from its scalar `d` (32 bytes, big-endian) and its public point
+/// `0x04 || x || y` (65 bytes). The pair check refuses a scalar that does not belong to the
+/// point, so a corrupted stored key never signs. Returns NULL on any failure.
+static inline EVP_PKEY *sk_p256_private_key(const unsigned char *scalar, size_t scalar_length,
+                                            const unsigned char *point, size_t point_length) {
+    EVP_PKEY *key = NULL;
+    BIGNUM *d = NULL;
+    OSSL_PARAM_BLD *builder = NULL;
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_PKEY_CTX *check = NULL;
+    if (scalar == NULL || scalar_length != 32 || point == NULL || point_length != 65 || point[0] != 0x04) goto done;
+    d = BN_secure_new();
+    if (d == NULL || BN_bin2bn(scalar, 32, d) == NULL) goto done;
+    builder = OSSL_PARAM_BLD_new();
+    if (builder == NULL) goto done;
+    // Names and the group string are static: the builder keeps their pointers.
+    if (OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) != 1) goto done;
+    if (OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, point, point_length) != 1) goto done;
+    if (OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_PRIV_KEY, d) != 1) goto done;
+    params = OSSL_PARAM_BLD_to_param(builder);
+    if (params == NULL) goto done;
+    ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+    if (ctx == NULL) goto done;
+    if (EVP_PKEY_fromdata_init(ctx) != 1) goto done;
+    if (EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_KEYPAIR, params) != 1) {
+        key = NULL;
+        goto done;
+    }
+    check = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
+    if (check == NULL || EVP_PKEY_pairwise_check(check) != 1) {
+        EVP_PKEY_free(key);
+        key = NULL;
+    }
+done:
+    EVP_PKEY_CTX_free(check);
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(builder);
+    BN_clear_free(d);
+    if (key == NULL) ERR_clear_error();
+    return key;
+}
+
+/// Copies a P-256 private key's scalar `d` as exactly 32 big-endian bytes into `out`. Returns 32,
+/// or -1 on failure. The intermediate number is cleared before it is freed.
+static inline int sk_p256_private_scalar(const EVP_PKEY *key, unsigned char *out, size_t capacity) {
+    BIGNUM *d = NULL;
+    int length = -1;
+    if (capacity < 32) goto done;
+    if (EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_PRIV_KEY, &d) != 1) goto done;
+    if (BN_bn2binpad(d, out, 32) != 32) goto done;
+    length = 32;
+done:
+    BN_clear_free(d);
+    if (length < 0) ERR_clear_error();
+    return length;
+}
+
 /// Releases a key from this shim.
 static inline void sk_key_free(EVP_PKEY *key) { EVP_PKEY_free(key); }
 

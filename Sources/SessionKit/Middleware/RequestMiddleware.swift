@@ -33,4 +33,13 @@ public protocol RequestMiddleware: Sendable {
         _ request: HTTPRequest, endpoint: ProviderEndpoint,
         next: @Sendable (HTTPRequest) async throws(ProviderError) -> HTTPResponse
     ) async throws(ProviderError) -> HTTPResponse
+
+    /// Parameters this middleware adds to the authorization request, which reaches the provider
+    /// through the browser rather than through the chain (DPoP's `dpop_jkt`). Empty by default.
+    func authorizationParameters() -> [(name: String, value: String)]
+}
+
+extension RequestMiddleware {
+    /// No parameters: most middleware has nothing to say on the authorization request.
+    public func authorizationParameters() -> [(name: String, value: String)] { [] }
 }

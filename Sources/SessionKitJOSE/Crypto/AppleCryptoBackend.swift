@@ -153,5 +153,36 @@
             let point = [UInt8](data as Data)
             return point.count == 65 && point[0] == 0x04 ? point : nil
         }
+
+        static func makeP256PrivateKey(scalar: [UInt8], uncompressedPoint: [UInt8]) -> Key? {
+            // Security's external form of an EC private key is X9.63: `0x04 || x || y || d`.
+            guard scalar.count == 32, uncompressedPoint.count == 65, uncompressedPoint[0] == 0x04 else { return nil }
+            let attributes: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
+                kSecAttrKeyClass: kSecAttrKeyClassPrivate,
+                kSecAttrKeySizeInBits: 256,
+            ]
+            var error: Unmanaged<CFError>?
+            guard
+                let key = SecKeyCreateWithData(
+                    Data(uncompressedPoint + scalar) as CFData, attributes as CFDictionary, &error)
+            else {
+                error?.release()
+                return nil
+            }
+            // Security does not promise a pair check: the public half it derives must be the one given.
+            guard p256PublicPoint(of: Key(key)) == uncompressedPoint else { return nil }
+            return Key(key)
+        }
+
+        static func p256PrivateScalar(of key: Key) -> [UInt8]? {
+            var error: Unmanaged<CFError>?
+            guard let data = SecKeyCopyExternalRepresentation(key.secKey, &error) else {
+                error?.release()
+                return nil
+            }
+            let bytes = [UInt8](data as Data)
+            return bytes.count == 97 ? Array(bytes[65..<97]) : nil
+        }
     }
 #endif

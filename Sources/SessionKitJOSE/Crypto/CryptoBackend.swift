@@ -50,6 +50,14 @@ protocol CryptoBackend {
 
     /// The uncompressed public point `0x04 || x || y` of a P-256 private key, or nil.
     static func p256PublicPoint(of key: PrivateKeyHandle) -> [UInt8]?
+
+    /// A P-256 private key from its scalar `d` (32 bytes) and public point (65 bytes), or nil when
+    /// they do not belong together or the backend refuses them.
+    static func makeP256PrivateKey(scalar: [UInt8], uncompressedPoint: [UInt8]) -> PrivateKeyHandle?
+
+    /// The scalar `d` of a P-256 private key, 32 bytes big-endian, or nil when the key cannot be
+    /// exported (a hardware key).
+    static func p256PrivateScalar(of key: PrivateKeyHandle) -> [UInt8]?
 }
 
 #if canImport(Security)

@@ -137,6 +137,23 @@
             return ok && point[0] == 0x04 ? point : nil
         }
 
+        static func makeP256PrivateKey(scalar: [UInt8], uncompressedPoint: [UInt8]) -> Key? {
+            scalar.withUnsafeBufferPointer { d in
+                uncompressedPoint.withUnsafeBufferPointer { point in
+                    sk_p256_private_key(d.baseAddress, d.count, point.baseAddress, point.count)
+                }
+            }.map(Key.init)
+        }
+
+        static func p256PrivateScalar(of key: Key) -> [UInt8]? {
+            var ok = false
+            let scalar = [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
+                ok = sk_p256_private_scalar(key.pointer, buffer.baseAddress, 32) == 32
+                count = ok ? 32 : 0
+            }
+            return ok ? scalar : nil
+        }
+
         private static func component(of key: Key, which: Int32) -> [UInt8]? {
             let capacity = max(Int(sk_key_size(key.pointer)), 8)
             var ok = false

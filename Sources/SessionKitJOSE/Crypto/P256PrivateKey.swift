@@ -1,4 +1,5 @@
-/// An ECDSA P-256 private key for signing ES256 tokens in tests and simulated providers.
+/// An ECDSA P-256 private key: it signs ES256 tokens in the simulated providers and DPoP proofs
+/// (RFC 9449) for a session.
 ///
 /// The key material never leaves the backend, and no rendering of the key shows any of it.
 public struct P256PrivateKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
@@ -13,6 +14,24 @@ public struct P256PrivateKey: Sendable, CustomStringConvertible, CustomDebugStri
         guard let point = PlatformCrypto.p256PublicPoint(of: handle) else { throw .keyGenerationFailed }
         let publicKey = try P256PublicKey(x: Array(point[1..<33]), y: Array(point[33..<65]))
         return P256PrivateKey(handle: handle, publicKey: publicKey)
+    }
+
+    /// Rebuilds a key from its scalar `d` (32 bytes, big-endian) and its public coordinates, as a
+    /// credential store kept them. Throws ``CryptoError/invalidKey`` when the parts are malformed or
+    /// the scalar does not belong to the public point (a corrupted record never signs).
+    package init(scalar: [UInt8], x: [UInt8], y: [UInt8]) throws(CryptoError) {
+        guard scalar.count == 32, x.count == 32, y.count == 32 else { throw .invalidKey }
+        guard let handle = PlatformCrypto.makeP256PrivateKey(scalar: scalar, uncompressedPoint: [0x04] + x + y) else {
+            throw .invalidKey
+        }
+        self.init(handle: handle, publicKey: try P256PublicKey(x: x, y: y))
+    }
+
+    /// The scalar `d`, 32 bytes big-endian, for a credential store to keep with the session
+    /// record. Only the package calls this; it is never rendered.
+    package func exportScalar() throws(CryptoError) -> [UInt8] {
+        guard let scalar = PlatformCrypto.p256PrivateScalar(of: handle) else { throw .invalidKey }
+        return scalar
     }
 
     private init(handle: PlatformCrypto.PrivateKeyHandle, publicKey: P256PublicKey) {

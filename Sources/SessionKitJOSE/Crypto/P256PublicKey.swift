@@ -43,4 +43,19 @@ public struct P256PublicKey: Sendable {
     public func jwk(keyID: String?) -> JWK {
         JWK(kty: "EC", kid: keyID, use: "sig", alg: "ES256", crv: "P-256", x: Base64URL.encode(x), y: Base64URL.encode(y))
     }
+
+    /// The RFC 7638 JWK thumbprint: base64url (no padding) of the SHA-256 of the required members
+    /// `crv`, `kty`, `x`, `y` in that order with no whitespace. DPoP names a key by it (`jkt`,
+    /// RFC 9449 §6 and §10).
+    public var thumbprint: String {
+        // Base64url output needs no JSON escaping, so the canonical text is built directly.
+        let canonical = #"{"crv":"P-256","kty":"EC","x":""# + Base64URL.encode(x) + #"","y":""# + Base64URL.encode(y) + #""}"#
+        return Base64URL.encode(SHA256Digest.hash(Array(canonical.utf8)))
+    }
+
+    /// The public JWK a DPoP proof carries: only `kty`, `crv`, `x` and `y`, so no member can
+    /// carry more than the key (RFC 9449 §4.2).
+    public var bareJWK: JWK {
+        JWK(kty: "EC", kid: nil, use: nil, alg: nil, crv: "P-256", x: Base64URL.encode(x), y: Base64URL.encode(y))
+    }
 }

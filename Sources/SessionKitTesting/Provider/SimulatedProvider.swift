@@ -134,6 +134,12 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         state.withLock { $0.faults[endpoint, default: []].append((fault, times)) }
     }
 
+    /// Replaces the DPoP nonce (RFC 9449 §8): a proof carrying the old one is answered with
+    /// `use_dpop_nonce` and the new one. Only meaningful with ``SimulatedProviderConfiguration/dpop``.
+    public func rotateDPoPNonce() {
+        state.withLock { $0.dpopNonce = try? RandomToken.generate(byteCount: 16) }
+    }
+
     /// Forgets every fault not shown yet.
     public func clearScriptedFaults() {
         state.withLock { $0.faults = [:] }

@@ -79,6 +79,9 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     /// P-256 key. The discovery document lists it, and ``SimulatedProvider/providerConfiguration()``
     /// expects it.
     public var idTokenSigningAlgorithm: JWSAlgorithm
+    /// DPoP enforcement at the token endpoint; nil (the default) ignores proofs and issues
+    /// `Bearer` tokens.
+    public var dpop: SimulatedProviderDPoP? = nil
 
     /// Creates a configuration; every parameter has the 1pass.dev-shaped default.
     public init(

@@ -98,7 +98,8 @@ extension SimulatedProviderState {
         codes[code] = AuthorizationCode(
             clientID: configuration.clientID, redirectURI: redirectURI, challenge: challenge, nonce: query["nonce"],
             subject: subject, scope: scope, issuedAt: now,
-            authTime: options.maxAge != nil || configuration.alwaysIncludesAuthTime ? authTime : nil, acr: options.acr)
+            authTime: options.maxAge != nil || configuration.alwaysIncludesAuthTime ? authTime : nil, acr: options.acr,
+            dpopJKT: configuration.dpop != nil ? query["dpop_jkt"] : nil)
         return callback([("code", code)])
     }
 }

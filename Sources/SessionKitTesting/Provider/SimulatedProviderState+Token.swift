@@ -19,17 +19,72 @@ extension SimulatedProviderState {
         guard form["client_id"] == configuration.clientID else {
             return Self.error(401, "invalid_client", "unknown client")
         }
+        var proofKey: String?
+        if let dpop = configuration.dpop {
+            switch checkDPoPProof(request, dpop: dpop, now: now) {
+            case .success(let thumbprint): proofKey = thumbprint
+            case .failure(let refusal): return refusal.answer
+            }
+        }
+        var answer: Answer
         switch form["grant_type"] {
-        case "authorization_code": return exchangeCode(form, now: now, tampering: tampering)
-        case "refresh_token": return refresh(form, now: now, tampering: tampering)
+        case "authorization_code": answer = exchangeCode(form, proofKey: proofKey, now: now, tampering: tampering)
+        case "refresh_token": answer = refresh(form, proofKey: proofKey, now: now, tampering: tampering)
+        default: return tokenAnswerWithoutDPoP(form, now: now, tampering: tampering)
+        }
+        if let nonce = dpopNonce { answer.response.headers["DPoP-Nonce"] = nonce }
+        return answer
+    }
+
+    /// The grants DPoP does not bind here (device-code polls) and unknown grant types.
+    private mutating func tokenAnswerWithoutDPoP(
+        _ form: [String: String], now: Date, tampering: SimulatedProviderFault.IDTokenTampering?
+    ) -> Answer {
+        switch form["grant_type"] {
         case ProviderClient.deviceCodeGrantType: return pollDeviceCode(form, now: now, tampering: tampering)
         case nil: return Self.error(400, "invalid_request", "grant_type is missing")
         default: return Self.error(400, "unsupported_grant_type")
         }
     }
 
+    /// The proof's key thumbprint, nil when no proof came and none is required, or the refusal.
+    private mutating func checkDPoPProof(_ request: HTTPRequest, dpop: SimulatedProviderDPoP, now: Date) -> Result<
+        String?, DPoPRefusal
+    > {
+        if dpop.requiresNonce, dpopNonce == nil { dpopNonce = try? RandomToken.generate(byteCount: 16) }
+        guard let proof = request.header("DPoP") else {
+            return dpop.requiresProof
+                ? .failure(DPoPRefusal(Self.error(400, "invalid_dpop_proof", "a DPoP proof is required"))) : .success(nil)
+        }
+        do throws(SimulatedDPoPVerifier.Failure) {
+            return .success(
+                try SimulatedDPoPVerifier.verify(
+                    proof, method: request.method, url: request.url, now: now, window: dpop.proofWindow,
+                    nonce: dpop.requiresNonce ? dpopNonce : nil, accessToken: nil, seen: &dpopProofIDs))
+        } catch {
+            switch error {
+            case .nonceRequired:
+                return .failure(
+                    DPoPRefusal(
+                        Self.error(
+                            400, "use_dpop_nonce", "the proof must carry the server's nonce", headers: ["DPoP-Nonce": dpopNonce ?? ""])))
+            case .invalidProof(let why):
+                return .failure(DPoPRefusal(Self.error(400, "invalid_dpop_proof", why)))
+            }
+        }
+    }
+
+    /// A refused proof's answer, as an error so it can travel in a `Result`.
+    struct DPoPRefusal: Error {
+        let answer: Answer
+
+        init(_ answer: Answer) {
+            self.answer = answer
+        }
+    }
+
     private mutating func exchangeCode(
-        _ form: [String: String], now: Date, tampering: SimulatedProviderFault.IDTokenTampering?
+        _ form: [String: String], proofKey: String?, now: Date, tampering: SimulatedProviderFault.IDTokenTampering?
     ) -> Answer {
         guard let code = form["code"], var record = codes[code] else {
             return Self.error(400, "invalid_grant", "unknown authorization code")
@@ -53,9 +108,13 @@ extension SimulatedProviderState {
         guard Self.isWellFormedVerifier(verifier), PKCE.challenge(forVerifier: verifier) == record.challenge else {
             return Self.error(400, "invalid_grant", "PKCE verification failed")
         }
+        if let bound = record.dpopJKT, bound != proofKey {
+            return Self.error(400, "invalid_grant", "the code is bound to another DPoP key")
+        }
         let grantID = nextGrantID
         let grant = Grant(
-            subject: record.subject, clientID: record.clientID, scope: record.scope, authTime: record.authTime, acr: record.acr)
+            subject: record.subject, clientID: record.clientID, scope: record.scope, authTime: record.authTime, acr: record.acr,
+            dpopJKT: proofKey)
         let answer = issueTokens(for: grant, grantID: grantID, nonce: record.nonce, isRefresh: false, now: now, tampering: tampering)
         if answer.response.status == 200 {
             nextGrantID += 1
@@ -66,13 +125,17 @@ extension SimulatedProviderState {
     }
 
     private mutating func refresh(
-        _ form: [String: String], now: Date, tampering: SimulatedProviderFault.IDTokenTampering?
+        _ form: [String: String], proofKey: String?, now: Date, tampering: SimulatedProviderFault.IDTokenTampering?
     ) -> Answer {
         guard let token = form["refresh_token"], let record = refreshTokens[token], let grant = grants[record.grantID]
         else { return Self.error(400, "invalid_grant", "unknown refresh token") }
         guard !grant.isRevoked else { return Self.error(400, "invalid_grant", "the grant was revoked") }
         guard grant.clientID == form["client_id"] else {
             return Self.error(400, "invalid_grant", "the refresh token was issued to another client")
+        }
+        // RFC 9449 §5: a bound refresh token is usable only with a proof of its key.
+        if let bound = grant.dpopJKT, bound != proofKey {
+            return Self.error(400, "invalid_grant", "the refresh token is bound to another DPoP key")
         }
         let forgivenReplay = grant.currentRefreshToken != token && isReplayWithinGracePeriod(token, of: grant, now: now)
         guard grant.currentRefreshToken == token || forgivenReplay else {
@@ -141,7 +204,7 @@ extension SimulatedProviderState {
 
         var members: [(String, SimulatedProviderJSON)] = [
             ("access_token", .string(accessToken)),
-            ("token_type", .string("Bearer")),
+            ("token_type", .string(grant.dpopJKT != nil ? "DPoP" : "Bearer")),
             ("expires_in", .integer(Int(lifetime.rounded(.down)))),
         ]
         if let refreshToken { members.append(("refresh_token", .string(refreshToken))) }

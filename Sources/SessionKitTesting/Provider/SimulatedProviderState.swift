@@ -78,6 +78,8 @@ struct SimulatedProviderState {
         var acr: String?
         /// Set once the code was exchanged; a second exchange revokes this grant.
         var grantID: Int?
+        /// The `dpop_jkt` of the authorization request: only a proof of that key may exchange the code.
+        var dpopJKT: String?
     }
 
     struct Grant {
@@ -94,6 +96,8 @@ struct SimulatedProviderState {
         var authTime: Date?
         /// The `acr` every id_token of this grant carries.
         var acr: String?
+        /// The thumbprint of the DPoP key the refresh token is bound to.
+        var dpopJKT: String?
     }
 
     /// One device authorization (RFC 8628) from request to tokens.
@@ -174,6 +178,10 @@ struct SimulatedProviderState {
     var userInfoSigning: SimulatedUserInfoSigning?
     var discoveryIssuerOverride: String?
 
+    /// The DPoP nonce every proof must carry, when the configuration requires one.
+    var dpopNonce: String?
+    /// Every `jti` seen, so a replayed proof is refused.
+    var dpopProofIDs: Set<String> = []
     var faults: [SimulatedProviderEndpoint: [(fault: SimulatedProviderFault, remaining: Int)]] = [:]
     var log: [SimulatedProviderLogEntry] = []
     var requestCounts: [SimulatedProviderEndpoint: Int] = [:]

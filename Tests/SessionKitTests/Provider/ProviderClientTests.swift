@@ -138,7 +138,7 @@ import Testing
 
     @Test func aMalformedSuccessIsAnInvalidResponse() async throws {
         let transport = RecordingTransport(always: .json(200, #"{"access_token":"AT-1","token_type":"mac"}"#))
-        await #expect(throws: ProviderError.invalidResponse("token_type is not Bearer")) {
+        await #expect(throws: ProviderError.invalidResponse("token_type is neither Bearer nor DPoP")) {
             try await client(transport).exchangeCode(Secret("c"), codeVerifier: Secret("v"))
         }
     }

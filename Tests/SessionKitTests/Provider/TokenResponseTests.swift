@@ -72,13 +72,21 @@ import Testing
         #"{"access_token":"AT-secret"}"#,
         #"{"access_token":"AT-secret","token_type":""}"#,
         #"{"access_token":"AT-secret","token_type":"mac"}"#,
-        #"{"access_token":"AT-secret","token_type":"DPoP"}"#,
+        #"{"access_token":"AT-secret","token_type":"DPoP "}"#,
         #"{"access_token":"AT-secret","token_type":"Bearer "}"#,
         #"{"access_token":"AT-secret","token_type":1}"#,
         #"{"access_token":"AT-secret","token_type":null}"#,
     ])
-    func tokenTypeMustBeBearer(_ json: String) {
+    func tokenTypeMustBeBearerOrDPoP(_ json: String) {
         expectInvalid(json)
+    }
+
+    /// A sender-constrained token says `DPoP` (RFC 9449 §5); whether that is acceptable is the
+    /// DPoP middleware's decision, not the decoder's.
+    @Test(arguments: ["DPoP", "dpop", "Bearer", "bearer"])
+    func bearerAndDPoPDecode(_ tokenType: String) throws {
+        let response = try TokenResponse(decoding: Data(#"{"access_token":"AT-secret","token_type":"\#(tokenType)"}"#.utf8))
+        #expect(response.tokenType == tokenType)
     }
 
     @Test(arguments: [#""3600""#, "true", "false", "-1", "-0.5", "[3600]", #"{"s":1}"#, "1e400"])

@@ -7,7 +7,8 @@ extension ProviderClient {
     /// OpenID Connect Core §11, unless the policy is
     /// ``AuthorizationRequestOptions/OfflineAccessPolicy/requestWithoutConsent``), and extra parameters.
     ///
-    /// The library's own parameters come first, exactly as
+    /// The library's own parameters come first (with what the middleware adds, such as DPoP's
+    /// `dpop_jkt`), exactly as
     /// ``authorizationURL(codeChallenge:state:nonce:redirectURI:)`` sends them (`redirectURI` is a
     /// presenter's own loopback one, the configured one by default), then the options' in a fixed
     /// order, so the URL is the same for the same inputs. With ``AuthorizationRequestOptions/empty``
@@ -27,7 +28,7 @@ extension ProviderClient {
                 ("redirect_uri", (redirectURI ?? configuration.redirectURI).absoluteString),
                 ("scope", scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
                 ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
-            ] + options.parameters(scopes: scopes)
+            ] + middlewareAuthorizationParameters + options.parameters(scopes: scopes)
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
         components.percentEncodedQuery =
             existing + fields.map { "\(FormEncoding.escape($0.0))=\(FormEncoding.escape($0.1))" }.joined(separator: "&")

@@ -33,12 +33,13 @@ public struct ProviderClient: Sendable {
     /// `redirectURI` (the configured one by default).
     public func authorizationURL(codeChallenge: String, state: String, nonce: String, redirectURI: URL? = nil) -> URL {
         var components = URLComponents(url: configuration.authorizationEndpoint, resolvingAgainstBaseURL: false)!
-        let fields: [(String, String)] = [
-            ("response_type", "code"), ("client_id", configuration.clientID),
-            ("redirect_uri", (redirectURI ?? configuration.redirectURI).absoluteString),
-            ("scope", configuration.scopes.joined(separator: " ")),
-            ("state", state), ("nonce", nonce), ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
-        ]
+        let fields: [(String, String)] =
+            [
+                ("response_type", "code"), ("client_id", configuration.clientID),
+                ("redirect_uri", (redirectURI ?? configuration.redirectURI).absoluteString),
+                ("scope", configuration.scopes.joined(separator: " ")),
+                ("state", state), ("nonce", nonce), ("code_challenge", codeChallenge), ("code_challenge_method", "S256"),
+            ] + middlewareAuthorizationParameters
         let existing = components.percentEncodedQuery.map { $0 + "&" } ?? ""
         components.percentEncodedQuery =
             existing + fields.map { "\(FormEncoding.escape($0.0))=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
@@ -101,6 +102,11 @@ public struct ProviderClient: Sendable {
         } catch {
             throw .invalidResponse("JWKS does not decode")
         }
+    }
+
+    /// What the middleware adds to the authorization request (`dpop_jkt`), outermost first.
+    var middlewareAuthorizationParameters: [(String, String)] {
+        middleware.flatMap { $0.authorizationParameters().map { ($0.name, $0.value) } }
     }
 
     func tokenRequest(_ fields: [(String, String)]) async throws(ProviderError) -> TokenResponse {

@@ -6,7 +6,8 @@ import SessionKitJOSE
 public struct TokenResponse: Sendable, Equatable {
     /// The access token.
     public var accessToken: Secret
-    /// `token_type`; always `Bearer` (checked case-insensitively).
+    /// `token_type`: `Bearer`, or `DPoP` for a sender-constrained token (RFC 9449 §5), checked
+    /// case-insensitively. Whether `DPoP` is acceptable is the ``DPoPMiddleware``'s decision.
     public var tokenType: String
     /// Seconds until the access token expires, when the provider said.
     public var expiresIn: Double?
@@ -61,8 +62,8 @@ public struct TokenResponse: Sendable, Equatable {
         let idToken = try string("id_token")
         let scope = try string("scope")
         guard !accessToken.isEmpty else { throw .invalidResponse("access_token is empty") }
-        guard ASCII.caseInsensitiveEquals(tokenType, "bearer") else {
-            throw .invalidResponse("token_type is not Bearer")
+        guard ASCII.caseInsensitiveEquals(tokenType, "bearer") || ASCII.caseInsensitiveEquals(tokenType, "dpop") else {
+            throw .invalidResponse("token_type is neither Bearer nor DPoP")
         }
         if let expiresIn, !(expiresIn.isFinite && expiresIn >= 0) {
             throw .invalidResponse("expires_in is not a non-negative number")

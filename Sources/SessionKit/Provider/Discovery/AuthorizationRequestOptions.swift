@@ -127,6 +127,7 @@ public struct AuthorizationRequestOptions: Sendable, Hashable, CustomStringConve
     /// Names the library sets itself; `code_challenge*` is matched as a prefix.
     public static let reservedParameterNames: Set<String> = [
         "client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge", "code_challenge_method",
+        "dpop_jkt",
     ]
 
     /// Names a typed option renders.

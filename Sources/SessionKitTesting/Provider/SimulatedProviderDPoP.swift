@@ -1,0 +1,73 @@
+import Foundation
+import SessionKit
+import SessionKitJOSE
+
+/// How the simulated provider enforces DPoP (RFC 9449) at its token endpoint.
+///
+/// With a value in ``SimulatedProviderConfiguration/dpop`` the provider checks every proof it is
+/// sent (signature, `typ`, `alg`, `jwk`, `htm`, `htu`, `iat` window, `jti` replay, `nonce`),
+/// binds the code to `dpop_jkt` and the refresh token to the proof's key, and answers with
+/// `token_type` `DPoP`. A refresh token presented without its key's proof is refused.
+public struct SimulatedProviderDPoP: Sendable, Hashable {
+    /// Whether every proof must carry the provider's current nonce (RFC 9449 §8).
+    public var requiresNonce: Bool
+    /// How far a proof's `iat` may lie from the provider's clock, either way.
+    public var proofWindow: Duration
+    /// Whether a token request without a proof is refused (`invalid_dpop_proof`).
+    public var requiresProof: Bool
+
+    /// Enforcement with the given options; by default a nonce is required and proofs are
+    /// accepted within 60 seconds of the provider's clock.
+    public init(requiresNonce: Bool = true, proofWindow: Duration = .seconds(60), requiresProof: Bool = true) {
+        self.requiresNonce = requiresNonce
+        self.proofWindow = proofWindow
+        self.requiresProof = requiresProof
+    }
+}
+
+/// The server side of a DPoP proof check: what a provider that follows RFC 9449 §4.3 verifies.
+struct SimulatedDPoPVerifier {
+    enum Failure: Error, Equatable {
+        /// The proof is not acceptable (`invalid_dpop_proof`).
+        case invalidProof(String)
+        /// The proof lacks the current nonce (`use_dpop_nonce`).
+        case nonceRequired
+    }
+
+    /// Checks `proof` for `request` and returns the key's RFC 7638 thumbprint.
+    static func verify(
+        _ proof: String, method: String, url: URL, now: Date, window: Duration, nonce: String?, accessToken: String?,
+        seen: inout Set<String>
+    ) throws(Failure) -> String {
+        let parts = proof.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let headerBytes = try? Base64URL.decode(parts[0]),
+            let claimsBytes = try? Base64URL.decode(parts[1]), let signature = try? Base64URL.decode(parts[2]),
+            let header = try? JSONParser.parseObject(headerBytes), let claims = try? JSONParser.parseObject(claimsBytes)
+        else { throw .invalidProof("the proof is not a compact JWS") }
+        guard header["typ"]?.stringValue == "dpop+jwt" else { throw .invalidProof("typ is not dpop+jwt") }
+        guard header["alg"]?.stringValue == "ES256" else { throw .invalidProof("alg is not ES256") }
+        guard let jwk = header["jwk"]?.objectValue, jwk["d"] == nil, jwk["kty"]?.stringValue == "EC",
+            jwk["crv"]?.stringValue == "P-256", let x = jwk["x"]?.stringValue.flatMap({ try? Base64URL.decode($0) }),
+            let y = jwk["y"]?.stringValue.flatMap({ try? Base64URL.decode($0) }), let key = try? P256PublicKey(x: x, y: y)
+        else { throw .invalidProof("jwk is not a public P-256 key") }
+        guard key.verifyES256(signature: signature, message: Array("\(parts[0]).\(parts[1])".utf8)) else {
+            throw .invalidProof("the signature does not verify")
+        }
+        guard claims["htm"]?.stringValue == method else { throw .invalidProof("htm does not match") }
+        guard let htu = claims["htu"]?.stringValue, let proofURL = URL(string: htu),
+            DPoPTargetURI.normalized(proofURL) == DPoPTargetURI.normalized(url)
+        else { throw .invalidProof("htu does not match") }
+        guard case .number(let iat)? = claims["iat"],
+            abs(iat - now.timeIntervalSince1970) <= window.simulatedProviderSeconds
+        else { throw .invalidProof("iat is outside the accepted window") }
+        if let accessToken {
+            guard claims["ath"]?.stringValue == DPoPProofSigner.accessTokenHash(accessToken) else {
+                throw .invalidProof("ath does not match the access token")
+            }
+        }
+        if let nonce, claims["nonce"]?.stringValue != nonce { throw .nonceRequired }
+        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else { throw .invalidProof("jti is missing") }
+        guard seen.insert(jti).inserted else { throw .invalidProof("the proof was replayed") }
+        return key.thumbprint
+    }
+}

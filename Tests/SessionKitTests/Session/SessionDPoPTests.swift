@@ -1,0 +1,147 @@
+import Foundation
+import SessionKit
+import SessionKitJOSE
+import SessionKitTesting
+import Testing
+
+/// A session whose tokens are sender-constrained with DPoP, end to end against a simulated
+/// provider that checks every proof and demands its nonce.
+@Suite("Session with DPoP")
+struct SessionDPoPTests {
+    /// An environment whose session signs with `key` (a fresh one by default); `skew` moves the
+    /// proofs' clock away from the provider's.
+    private static func environment(
+        key: P256PrivateKey? = nil, dpop: SimulatedProviderDPoP = SimulatedProviderDPoP(),
+        skew: SharedValue<TimeInterval> = SharedValue(0)
+    ) throws -> (SimulatedSessionEnvironment, DPoPKeyHolder) {
+        var provider = SimulatedProviderConfiguration()
+        provider.dpop = dpop
+        let keys = DPoPKeyHolder(key: try key ?? P256PrivateKey.generate())
+        let clock = TestClock()
+        let env = try SimulatedSessionEnvironment(provider: provider, clock: clock) {
+            $0.requestMiddleware = [DPoPMiddleware(keys: keys, now: { clock.wallClockNow().addingTimeInterval(skew.value) })]
+        }
+        return (env, keys)
+    }
+
+    @Test("sign-in binds the code and the refresh token to the key; each nonce demand costs one retry")
+    func signInAndRefreshWithNonces() async throws {
+        let (env, keys) = try Self.environment()
+        env.presenter.enqueue(.approve(subject: "alice"))
+        _ = try await env.session.signIn()
+        #expect(env.session.stage == .active)
+        #expect(keys.accessTokenIsBound)
+        // The first exchange had no nonce: refused once with use_dpop_nonce, then accepted.
+        #expect(env.provider.requestCount(grantType: "authorization_code") == 2)
+
+        _ = try await env.session.refresh()
+        // The nonce from the exchange's answer is still current: one request.
+        #expect(env.provider.requestCount(grantType: "refresh_token") == 1)
+
+        env.provider.rotateDPoPNonce()
+        _ = try await env.session.refresh()
+        #expect(env.provider.requestCount(grantType: "refresh_token") == 3)
+        #expect(env.session.stage == .active)
+        try await env.finish()
+    }
+
+    @Test("a copied refresh token is refused without its key, and with another key, and the session keeps it")
+    func stolenRefreshToken() async throws {
+        let (env, _) = try Self.environment()
+        env.presenter.enqueue(.approve(subject: "alice"))
+        _ = try await env.session.signIn()
+        let stolen = try #require(env.store.record.session?.refreshToken)
+        let configuration = env.configuration.provider
+
+        let bare = ProviderClient(configuration: configuration, transport: env.provider, now: { env.clock.wallClockNow() })
+        do {
+            _ = try await bare.refresh(stolen)
+            Issue.record("a bound refresh token was accepted without a proof")
+        } catch {
+            #expect(error.oauthError == "invalid_dpop_proof")
+        }
+        let thief = ProviderClient(
+            configuration: configuration, transport: env.provider,
+            middleware: [
+                DPoPMiddleware(keys: DPoPKeyHolder(key: try P256PrivateKey.generate()), now: { env.clock.wallClockNow() })
+            ], now: { env.clock.wallClockNow() })
+        do {
+            _ = try await thief.refresh(stolen)
+            Issue.record("a refresh token bound to another key was accepted")
+        } catch {
+            #expect(error.oauthError == "invalid_grant")
+        }
+        #expect(env.provider.isRefreshTokenActive(stolen))
+        _ = try await env.session.refresh()
+        #expect(env.session.stage == .active)
+        try await env.finish()
+    }
+
+    @Test("a proof the provider's clock refuses is a DPoP error that keeps the session")
+    func clockRefusalKeepsTheSession() async throws {
+        let skew = SharedValue<TimeInterval>(0)
+        let (env, _) = try Self.environment(skew: skew)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        _ = try await env.session.signIn()
+        let token = try #require(env.store.record.session?.refreshToken)
+        skew.update { $0 = 600 }
+        let session = env.session
+        let refresh = Task { try? await session.refresh() }
+        // The refusal is retried after a backoff, as a transient answer is.
+        await env.clock.waitForSleepers(count: 1)
+        #expect(env.provider.requestCount(grantType: "refresh_token") == 1)
+        // Refused as a proof, not as a refresh token: nothing signed out, nothing revoked.
+        #expect(env.session.stage != .signedOut)
+        #expect(env.store.record.session?.refreshToken == token)
+        #expect(env.provider.isRefreshTokenActive(token))
+        skew.update { $0 = 0 }
+        env.clock.advanceToNextDeadline()
+        #expect(await refresh.value != nil)
+        #expect(env.session.stage == .active)
+        #expect(env.store.record.session?.refreshToken != token)
+        try await env.finish()
+    }
+
+    @Test("a code bound with dpop_jkt is refused to a proof of another key")
+    func codeBoundToTheKey() async throws {
+        let (env, keys) = try Self.environment()
+        let configuration = env.configuration.provider
+        func client(_ holder: DPoPKeyHolder) -> ProviderClient {
+            ProviderClient(
+                configuration: configuration, transport: env.provider,
+                middleware: [DPoPMiddleware(keys: holder, now: { env.clock.wallClockNow() })], now: { env.clock.wallClockNow() })
+        }
+        let verifier = "verifier-0123456789-0123456789-0123456789-0123456789"
+        let url = client(keys).authorizationURL(
+            codeChallenge: PKCE.challenge(forVerifier: verifier), state: "s", nonce: "n")
+        #expect(
+            URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "dpop_jkt" }?.value == keys.thumbprint)
+        let callback = try env.provider.authorize(url, subject: "alice")
+        let code = try #require(
+            URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value)
+        let other = client(DPoPKeyHolder(key: try P256PrivateKey.generate()))
+        do {
+            _ = try await other.exchangeCode(Secret(code), codeVerifier: Secret(verifier))
+            Issue.record("a code bound to another key was exchanged")
+        } catch {
+            #expect(error.oauthError == "invalid_grant")
+        }
+    }
+
+    @Test("a replayed proof is refused")
+    func replayedProof() async throws {
+        let (env, keys) = try Self.environment(dpop: SimulatedProviderDPoP(requiresNonce: false))
+        let signer = try #require(keys.signer)
+        let url = env.configuration.provider.tokenEndpoint
+        let proof = try signer.proof(
+            method: "POST", targetURI: try #require(DPoPTargetURI.normalized(url)),
+            issuedAt: Int64(env.clock.wallClockNow().timeIntervalSince1970))
+        let request = HTTPRequest(
+            method: "POST", url: url, headers: [("Content-Type", "application/x-www-form-urlencoded"), ("DPoP", proof)],
+            body: Data("grant_type=refresh_token&refresh_token=unknown&client_id=\(env.configuration.provider.clientID)".utf8))
+        let first = try await env.provider.send(request)
+        #expect(first.status == 400 && String(decoding: first.body, as: UTF8.self).contains("invalid_grant"))
+        let second = try await env.provider.send(request)
+        #expect(second.status == 400 && String(decoding: second.body, as: UTF8.self).contains("invalid_dpop_proof"))
+    }
+}
