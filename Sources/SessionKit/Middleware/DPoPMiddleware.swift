@@ -133,8 +133,9 @@ public struct DPoPMiddleware: RequestMiddleware {
     /// Refuses what a DPoP session must not accept, and records whether the new access token is bound.
     func check(_ response: HTTPResponse, endpoint: ProviderEndpoint, signer: DPoPProofSigner) throws(ProviderError) {
         if let error = Self.dpopError(response) {
-            // Never an invalid_grant-like answer: the refresh token was not what the server refused.
-            throw .invalidResponse("the server refused the DPoP proof (\(error))")
+            // The answer as it came, with its code: the session's one table reads a DPoP refusal as
+            // never a verdict on the grant, and never as one that passes by waiting.
+            throw .http(status: response.status, error: error, retryAfterSeconds: nil, excerpt: "")
         }
         guard endpoint == .token, response.status == 200 else { return }
         guard let object = try? JSONParser.parseObject(Array(response.body), maximumDepth: 64) else { return }

@@ -116,12 +116,16 @@ import Testing
 
     @Test func aNonceDemandRepeatedAfterTheRetryIsADPoPErrorNotARejectedRefreshToken() async throws {
         let fixture = try Fixture { _ in .success(.json(400, #"{"error":"use_dpop_nonce"}"#, headers: ["DPoP-Nonce": "n-\(UUID())"])) }
-        await #expect(throws: ProviderError.invalidResponse("the server refused the DPoP proof (use_dpop_nonce)")) {
+        let refused = ProviderError.http(status: 400, error: "use_dpop_nonce", retryAfterSeconds: nil, excerpt: "")
+        await #expect(throws: refused) {
             try await fixture.client.refresh(Secret("RT-1"))
         }
         #expect(fixture.transport.requests.count == 2)
-        // Not a permanent answer: a session keeps its refresh token over it.
-        #expect(ProviderError.invalidResponse("the server refused the DPoP proof (use_dpop_nonce)").isTransient)
+        // Never a verdict on the grant (a session keeps its refresh token over it), and never
+        // repeated after a backoff.
+        #expect(refused.isDPoPRefusal)
+        #expect(refused.disposition(in: .refresh) == .transient)
+        #expect(!refused.isTransient)
     }
 
     @Test func aNonceDemandWithoutANewNonceIsNotRetried() async throws {
@@ -145,7 +149,7 @@ import Testing
 
     @Test func anInvalidDPoPProofAnswerIsItsOwnError() async throws {
         let fixture = try Fixture { _ in .success(.json(400, #"{"error":"invalid_dpop_proof"}"#)) }
-        await #expect(throws: ProviderError.invalidResponse("the server refused the DPoP proof (invalid_dpop_proof)")) {
+        await #expect(throws: ProviderError.http(status: 400, error: "invalid_dpop_proof", retryAfterSeconds: nil, excerpt: "")) {
             try await fixture.client.refresh(Secret("RT-1"))
         }
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// A session whose tokens are sender-constrained with DPoP, end to end against a simulated
 /// provider that checks every proof and demands its nonce.
-@Suite("Session with DPoP")
+@Suite("Session with DPoP", .timeLimit(.minutes(1)))
 struct SessionDPoPTests {
     /// An environment whose session signs with `key` (a fresh one by default); `skew` moves the
     /// proofs' clock away from the provider's.
@@ -85,18 +85,29 @@ struct SessionDPoPTests {
         _ = try await env.session.signIn()
         let token = try #require(env.store.record.session?.refreshToken)
         skew.update { $0 = 600 }
-        let session = env.session
-        let refresh = Task { try? await session.refresh() }
-        // The refusal is retried after a backoff, as a transient answer is.
-        await env.clock.waitForSleepers(count: 1)
+        // Refused as a proof, not as a refresh token, and not retried after a backoff: the caller
+        // gets the DPoP error at once; nothing is signed out, nothing revoked.
+        let refused: SessionError
+        do {
+            _ = try await env.session.refresh()
+            Issue.record("a refresh with a proof the provider's clock refuses succeeded")
+            return
+        } catch {
+            refused = error
+        }
+        guard case .provider(let answer) = refused.kind else {
+            Issue.record("the refusal is not the provider's answer: \(refused)")
+            return
+        }
+        #expect(answer.isDPoPRefusal)
         #expect(env.provider.requestCount(grantType: "refresh_token") == 1)
-        // Refused as a proof, not as a refresh token: nothing signed out, nothing revoked.
-        #expect(env.session.stage != .signedOut)
+        #expect(env.clock.sleeperCount == 0)
+        #expect(env.session.stage == .active)
         #expect(env.store.record.session?.refreshToken == token)
         #expect(env.provider.isRefreshTokenActive(token))
+        // The next call, with a proof the server's clock accepts, refreshes.
         skew.update { $0 = 0 }
-        env.clock.advanceToNextDeadline()
-        #expect(await refresh.value != nil)
+        _ = try await env.session.refresh()
         #expect(env.session.stage == .active)
         #expect(env.store.record.session?.refreshToken != token)
         try await env.finish()

@@ -27,7 +27,8 @@ extension ProviderError {
     /// |---|---|---|---|---|
     /// | no response (connection, timeout, cancelled, oversize) | transient | transient | transient | transient |
     /// | 408, 429, 5xx | transient | transient | transient | transient |
-    /// | 400, 401 (any body: `invalid_grant`, unknown, missing, unparsable) | permanent | permanent | permanent | permanent |
+    /// | 400, 401 with `invalid_dpop_proof` or `use_dpop_nonce` (RFC 9449 §7.1, §8) | transient | transient | transient | transient |
+    /// | 400, 401 (any other body: `invalid_grant`, unknown, missing, unparsable) | permanent | permanent | permanent | permanent |
     /// | 403 | permanent | transient | permanent | permanent |
     /// | other 4xx | permanent | transient | permanent | permanent |
     /// | a success status with a body the protocol forbids | transient | transient | transient | transient |
@@ -36,13 +37,17 @@ extension ProviderError {
     /// (RFC 6749 §5.2 answers with 400 or 401): anything else keeps the session, so a misbehaving
     /// proxy or a misrouted request never signs the person out. Of the transient answers, those
     /// that may pass on their own (``isTransient``: no response, 408, 429, 5xx) are retried with
-    /// backoff; a 403 or another 4xx fails the waiting callers at once and the next call tries again. A disconnect's 2xx and 404 are not
+    /// backoff; a 403, another 4xx or a refused DPoP proof fails the waiting callers at once and the
+    /// next call tries again. A refused DPoP proof is about the proof (its key, its clock, its
+    /// nonce), never the grant: the session keeps its refresh token, and no backoff repeats a proof
+    /// the server has refused. A disconnect's 2xx and 404 are not
     /// failures (both confirm it), so they never reach this table.
     package func disposition(in operation: ProviderOperation) -> ProviderErrorDisposition {
         switch self {
         case .transport, .invalidResponse:
             return .transient
         case .http(let status, _, _, _):
+            if isDPoPRefusal { return .transient }
             if status == 408 || status == 429 || (500...599).contains(status) { return .transient }
             if status == 400 || status == 401 { return .permanent }
             switch operation {
@@ -50,6 +55,13 @@ extension ProviderError {
             case .codeExchange, .revocation, .disconnect: return .permanent
             }
         }
+    }
+
+    /// Whether the provider refused the request's DPoP proof rather than what it asked for: a 400
+    /// or 401 with `invalid_dpop_proof` or `use_dpop_nonce` (RFC 9449 §7.1, §8).
+    package var isDPoPRefusal: Bool {
+        guard case .http(let status, let error?, _, _) = self, status == 400 || status == 401 else { return false }
+        return error == "invalid_dpop_proof" || error == "use_dpop_nonce"
     }
 
     /// A stable identifier: `connection_failed`, `timed_out`, `http_503`, `invalid_response` …
