@@ -42,6 +42,19 @@ struct GuestBootstrapperTests {
         }
     }
 
+    /// A bootstrapper whose one caller waits for a bootstrap the provider holds for 2 s.
+    private static func bootstrapUnderWay() async throws -> (
+        Setup, GuestBootstrapper, Task<Result<GuestTokens, AnonymousBootstrapError>, Never>
+    ) {
+        let setup = try Setup()
+        let bootstrapper = setup.bootstrapper()
+        setup.fixture.provider.script(.slow(.seconds(2)), on: .anonymousBootstrap)
+        let caller = call(bootstrapper)
+        await setup.fixture.clock.waitForSleepers(count: 1)
+        await waitUntil(bootstrapper.changes) { bootstrapper.waitingCallerCount == 1 }
+        return (setup, bootstrapper, caller)
+    }
+
     // MARK: Against the simulated provider
 
     @Test func theFirstBootstrapStoresTheIDThenTheSecretAndHandsOutAWorkingKey() async throws {
@@ -225,12 +238,7 @@ struct GuestBootstrapperTests {
     }
 
     @Test func resetDuringABootstrapCancelsItsCallersAndWritesNothing() async throws {
-        let setup = try Setup()
-        let bootstrapper = setup.bootstrapper()
-        setup.fixture.provider.script(.slow(.seconds(2)), on: .anonymousBootstrap)
-        let caller = Self.call(bootstrapper)
-        await setup.fixture.clock.waitForSleepers(count: 1)
-        await waitUntil(bootstrapper.changes) { bootstrapper.waitingCallerCount == 1 }
+        let (setup, bootstrapper, caller) = try await Self.bootstrapUnderWay()
         let reset = Task { try await bootstrapper.reset() }
         #expect(await caller.value == .failure(.cancelled))
         setup.fixture.clock.advance(by: .seconds(2))
@@ -241,12 +249,7 @@ struct GuestBootstrapperTests {
     }
 
     @Test func shutdownAnswersItsCallersEndsItsWorkAndRefusesMore() async throws {
-        let setup = try Setup()
-        let bootstrapper = setup.bootstrapper()
-        setup.fixture.provider.script(.slow(.seconds(2)), on: .anonymousBootstrap)
-        let caller = Self.call(bootstrapper)
-        await setup.fixture.clock.waitForSleepers(count: 1)
-        await waitUntil(bootstrapper.changes) { bootstrapper.waitingCallerCount == 1 }
+        let (setup, bootstrapper, caller) = try await Self.bootstrapUnderWay()
         // The clock never moves: the bootstrap in flight ends because it was cancelled.
         await bootstrapper.shutdown()
         #expect(bootstrapper.liveTaskCount == 0)

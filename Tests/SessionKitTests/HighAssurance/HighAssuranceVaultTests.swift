@@ -293,6 +293,17 @@ struct HighAssuranceVaultTurnTests {
         return (vault, env)
     }
 
+    /// A vault keeping a step-up, and a read of it whose prompt is up, waiting for the person.
+    private static func readUnderWay() async throws -> (
+        HeldBiometricGate, HighAssuranceVault, SimulatedSessionEnvironment, Task<Result<HighAssuranceRead, HighAssuranceError>, Never>
+    ) {
+        let gate = HeldBiometricGate()
+        let (vault, env) = try await vaultKeeping(gate)
+        let read = outcome { () async throws(HighAssuranceError) in try await vault.read(reason: HighAssuranceVaultTests.reason) }
+        await waitUntil(gate.changes) { gate.promptShowing }
+        return (gate, vault, env, read)
+    }
+
     private static func outcome<Value: Sendable>(
         _ body: @escaping @Sendable () async throws(HighAssuranceError) -> Value
     ) -> Task<Result<Value, HighAssuranceError>, Never> {
@@ -311,10 +322,7 @@ struct HighAssuranceVaultTurnTests {
     }
 
     @Test func aRemovalWaitsUntilTheReadUnderWayIsAnswered() async throws {
-        let gate = HeldBiometricGate()
-        let (vault, env) = try await Self.vaultKeeping(gate)
-        let read = Self.outcome { () async throws(HighAssuranceError) in try await vault.read(reason: HighAssuranceVaultTests.reason) }
-        await waitUntil(gate.changes) { gate.promptShowing }
+        let (gate, vault, env, read) = try await Self.readUnderWay()
         let removal = Self.outcome { () async throws(HighAssuranceError) in try await vault.remove() }
         await waitUntil(vault.changes) { vault.waitingTurnCount == 1 }
         // The prompt is up: the removal has not touched the item.
@@ -331,10 +339,7 @@ struct HighAssuranceVaultTurnTests {
     }
 
     @Test func aCallerCancelledWhileWaitingLeavesAndTheNextStillGetsItsTurn() async throws {
-        let gate = HeldBiometricGate()
-        let (vault, env) = try await Self.vaultKeeping(gate)
-        let read = Self.outcome { () async throws(HighAssuranceError) in try await vault.read(reason: HighAssuranceVaultTests.reason) }
-        await waitUntil(gate.changes) { gate.promptShowing }
+        let (gate, vault, env, read) = try await Self.readUnderWay()
         let leaving = Self.outcome { () async throws(HighAssuranceError) in try await vault.isTokenKept() }
         let staying = Self.outcome { () async throws(HighAssuranceError) in try await vault.isTokenKept() }
         await waitUntil(vault.changes) { vault.waitingTurnCount == 2 }
@@ -348,10 +353,7 @@ struct HighAssuranceVaultTurnTests {
     }
 
     @Test func shutdownAnswersTheWaitingCancelsThePromptAndRefusesLaterCalls() async throws {
-        let gate = HeldBiometricGate()
-        let (vault, env) = try await Self.vaultKeeping(gate)
-        let read = Self.outcome { () async throws(HighAssuranceError) in try await vault.read(reason: HighAssuranceVaultTests.reason) }
-        await waitUntil(gate.changes) { gate.promptShowing }
+        let (gate, vault, env, read) = try await Self.readUnderWay()
         let removal = Self.outcome { () async throws(HighAssuranceError) in try await vault.remove() }
         await waitUntil(vault.changes) { vault.waitingTurnCount == 1 }
         await vault.shutdown()
