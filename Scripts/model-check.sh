@@ -9,8 +9,10 @@
 # By default it builds the model checker in release mode, with testing enabled (it reads the
 # machine's internal types) and cross-module optimization (the machine's generic code specialised
 # for the model), in a scratch directory of its own (.build/model-check): a build of its own that
-# costs minutes, then four to six times the speed of a debug build. `--debug` reuses the debug
-# build that `swift test` made (the test command's choice: seconds to build, the default depths).
+# costs minutes, then about twice the speed of a debug build. `--debug` reuses the debug build
+# that `swift test` made (the test command's choice: seconds to build, the default depths); the
+# model checker's own module is optimised even there, and states are stepped on every core
+# (MODEL_CHECK_THREADS=N to choose; the result never depends on it).
 #
 # Deeper runs are soaks: `Scripts/model-check.sh 12 --model machine` (about 1.4 million states).
 set -euo pipefail

@@ -39,6 +39,21 @@ struct ModelCheckTests {
         #expect(fingerprinted.statesByDepth == whole.statesByDepth)
     }
 
+    @Test("several threads find what one finds: the same states by depth, transitions and counterexample")
+    func threadsChangeNothingButSpeed() {
+        let one = Explorer(SessionMachineModel(), threads: 1).run(depth: 6)
+        let three = Explorer(SessionMachineModel(), threads: 3).run(depth: 6)
+        #expect(one.statesByDepth == three.statesByDepth)
+        #expect(one.transitions == three.transitions)
+        #expect(three.threads == 3)
+
+        let broken = (Explorer(CounterToFive(), threads: 1).run(depth: 8), Explorer(CounterToFive(), threads: 3).run(depth: 8))
+        #expect(broken.0.violation?.script == "up twice up twice down")
+        #expect(broken.1.violation?.script == broken.0.violation?.script)
+        #expect(broken.1.violation?.depth == 5)
+        #expect(broken.1.transitions == broken.0.transitions)
+    }
+
     @Test("a counterexample is one line of machine script, with the callers, generations and timers the machine saw")
     func scriptLine() {
         let model = SessionMachineModel()
@@ -53,4 +68,23 @@ struct ModelCheckTests {
         let script = model.script(explorer.replay([signIn ?? 0, timer ?? 0]))
         #expect(script == "var m = MachineScript(); _ = m.signIn(attempt: 1, waiter: 1); _ = m.timerFired(1)")
     }
+}
+
+/// A counter that must never reach five, with several ways there in five steps; breadth first and
+/// in input order the first is 1, 2, 3, 6 and back down to 5 (3 to 4 to 5 comes after it).
+private struct CounterToFive: ExplorableModel {
+    enum Input { case up, twice, down }
+    var name: String { "counter" }
+    func initialState() -> Int { 0 }
+    func inputs(in state: Int) -> [Input] { [.down, .twice, .up] }
+    func step(_ state: inout Int, _ input: Input) -> [Violation] {
+        switch input {
+        case .up: state += 1
+        case .twice: state = state == 2 ? 2 : state * 2
+        case .down: state = max(0, state - 1)
+        }
+        return state == 5 ? [Violation("neverFive", "the counter reached five")] : []
+    }
+    func canonicalize(_ state: Int, into form: inout CanonicalForm) { form.write(state) }
+    func script(_ path: [Input]) -> String { path.map { "\($0)" }.joined(separator: " ") }
 }

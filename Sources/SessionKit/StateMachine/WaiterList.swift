@@ -78,7 +78,12 @@ struct WaiterList<Waiter> {
 
     /// The ids of the waiting callers, in arrival order.
     var waitingIDs: [WaiterID] {
-        zip(ids, slots).compactMap { $1 == nil ? nil : $0 }
+        // No caller left (the common case): the ids are shared, not copied.
+        if count == ids.count { return ids }
+        var result: [WaiterID] = []
+        result.reserveCapacity(count)
+        for index in ids.indices where slots[index] != nil { result.append(ids[index]) }
+        return result
     }
 }
 

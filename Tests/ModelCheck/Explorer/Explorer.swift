@@ -17,7 +17,7 @@ public struct Violation: Sendable, Equatable, CustomStringConvertible {
 
 /// A model the explorer walks: one initial state, the inputs each state accepts, one step, and a
 /// canonical form that decides which states are the same.
-public protocol ExplorableModel {
+public protocol ExplorableModel: SendableMetatype {
     associatedtype State
     associatedtype Input
 
@@ -93,6 +93,8 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     public var statesByDepth: [Int]
     /// Wall-clock seconds.
     public var seconds: Double
+    /// The threads that stepped states (one per core unless `MODEL_CHECK_THREADS` says otherwise).
+    public var threads: Int
     /// The first broken invariant, at the smallest depth, with its input sequence as a script.
     public var violation: (violation: Violation, script: String, depth: Int)?
 
@@ -102,8 +104,8 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     public var description: String {
         var lines = [
             String(
-                format: "%@: depth %d, %d states, %d transitions, %.2f s (%.0f states/s)", model, depth, states, transitions, seconds,
-                statesPerSecond),
+                format: "%@: depth %d, %d states, %d transitions, %.2f s (%.0f states/s, %d threads)", model, depth, states, transitions,
+                seconds, statesPerSecond, threads),
             "  new states by depth: " + statesByDepth.map(String.init).joined(separator: " "),
         ]
         if let (violation, script, depth) = violation {
@@ -120,9 +122,14 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
 /// canonical form; the first violation is therefore one with the shortest input sequence.
 public struct Explorer<Model: ExplorableModel> {
     public let model: Model
+    /// The threads that step states.
+    public let threads: Int
 
-    public init(_ model: Model) {
+    /// An explorer of `model` on `threads` threads (by default `MODEL_CHECK_THREADS`, or one per
+    /// core). The thread count changes the speed, never the result.
+    public init(_ model: Model, threads: Int? = nil) {
         self.model = model
+        self.threads = max(1, threads ?? Self.defaultThreads)
     }
 
     /// Explores up to `depth` inputs (stopping early, once `maxStates` distinct states were seen).
@@ -155,25 +162,32 @@ public struct Explorer<Model: ExplorableModel> {
         level: for level in 1...max(1, depth) where depth > 0 {
             var next: [(state: Model.State, id: Int32)] = []
             var added = 0
-            for (state, id) in frontier {
-                let inputs = model.inputs(in: state)
-                for (index, input) in inputs.enumerated() {
-                    var successor = state
-                    let violations = model.step(&successor, input)
-                    transitions += 1
-                    if let first = violations.first {
-                        let path = self.path(to: id, parents: parents, via: via) + [index]
-                        found = (first, model.script(replay(path)), level)
-                        break level
+            // A batch of the frontier is stepped on every core, then merged here in frontier order
+            // and input order: the same states, ids and first violation as one thread would find.
+            var batchStart = frontier.startIndex
+            while batchStart < frontier.endIndex {
+                let batchEnd = min(batchStart + Self.batchSize, frontier.endIndex)
+                let expanded = expand(frontier[batchStart..<batchEnd], key: key)
+                for (offset, successors) in expanded.enumerated() {
+                    let id = frontier[batchStart + offset].id
+                    for successor in successors {
+                        transitions += 1
+                        if let first = successor.violations.first {
+                            let path = self.path(to: id, parents: parents, via: via) + [successor.input]
+                            found = (first, model.script(replay(path)), level)
+                            break level
+                        }
+                        guard visited.insert(successor.key).inserted else { continue }
+                        parents.append(id)
+                        via.append(UInt16(successor.input))
+                        next.append((successor.state, Int32(parents.count - 1)))
+                        added += 1
+                        if visited.count >= maxStates { break }
                     }
-                    guard visited.insert(key(successor)).inserted else { continue }
-                    parents.append(id)
-                    via.append(UInt16(index))
-                    next.append((successor, Int32(parents.count - 1)))
-                    added += 1
                     if visited.count >= maxStates { break }
                 }
                 if visited.count >= maxStates { break }
+                batchStart = batchEnd
             }
             statesByDepth.append(added)
             frontier = next
@@ -183,7 +197,62 @@ public struct Explorer<Model: ExplorableModel> {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return ExplorationReport(
             model: model.name, depth: depth, states: visited.count, transitions: transitions, statesByDepth: statesByDepth,
-            seconds: seconds, violation: found.map { ($0.0, $0.1, $0.2) })
+            seconds: seconds, threads: threads, violation: found.map { ($0.0, $0.1, $0.2) })
+    }
+
+    /// One step from a state: the input's index, the state it leads to, its key and what broke.
+    private struct Successor<Key> {
+        var input: Int
+        var state: Model.State
+        var key: Key
+        var violations: [Violation]
+    }
+
+    /// How many frontier states are stepped between two merges: enough to keep every core busy,
+    /// few enough that their successors stay small next to the visited set.
+    private static var batchSize: Int { 2048 }
+
+    /// One thread per core, or `MODEL_CHECK_THREADS`.
+    static var defaultThreads: Int {
+        if let text = ProcessInfo.processInfo.environment["MODEL_CHECK_THREADS"], let value = Int(text), value > 0 { return value }
+        return max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// Every successor of every state in `batch`, in the batch's order. The model's step and
+    /// canonical form are pure functions of a state value, so states are stepped on several
+    /// threads at once; each thread writes only its own states' slots.
+    private func expand<Key>(_ batch: ArraySlice<(state: Model.State, id: Int32)>, key: (Model.State) -> Key) -> [[Successor<Key>]] {
+        var results = [[Successor<Key>]](repeating: [], count: batch.count)
+        if threads == 1 || batch.count < 2 {
+            for (offset, element) in batch.enumerated() { results[offset] = successors(of: element.state, key: key) }
+            return results
+        }
+        withoutActuallyEscaping(key) { key in
+            results.withUnsafeMutableBufferPointer { slots in
+                // Shared across the threads: the model (immutable), the batch (only read), the key
+                // function (pure) and the slots (each written by exactly one iteration).
+                let shared = SharedAcrossThreads((explorer: self, batch: batch, key: key, slots: slots))
+                DispatchQueue.concurrentPerform(iterations: batch.count) { offset in
+                    let work = shared.value
+                    work.slots[offset] = work.explorer.successors(of: work.batch[work.batch.startIndex + offset].state, key: work.key)
+                }
+            }
+        }
+        return results
+    }
+
+    private func successors<Key>(of state: Model.State, key: (Model.State) -> Key) -> [Successor<Key>] {
+        let inputs = model.inputs(in: state)
+        var result: [Successor<Key>] = []
+        result.reserveCapacity(inputs.count)
+        for (index, input) in inputs.enumerated() {
+            var successor = state
+            let violations = model.step(&successor, input)
+            result.append(Successor(input: index, state: successor, key: key(successor), violations: violations))
+            // Nothing after a broken invariant is explored: it is reported with the shortest path.
+            if !violations.isEmpty { break }
+        }
+        return result
     }
 
     /// The input indices from the initial state to state `id`.
@@ -214,4 +283,11 @@ public struct Explorer<Model: ExplorableModel> {
         model.canonicalize(state, into: &form)
         return form.fingerprint
     }
+}
+
+/// Values the explorer's threads share, which the compiler cannot prove safe to share: the model's
+/// pure functions and state values, and result slots each written by one thread only.
+private struct SharedAcrossThreads<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
