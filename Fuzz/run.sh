@@ -10,6 +10,7 @@
 # (credential-import activity intake), cxf (Credential Exchange Format decoder), loopback (the
 # loopback presenter's HTTP request-head parser), wwwauth (WWW-Authenticate challenges),
 # dpopnonce (DPoP-Nonce values).
+# Targets run one per core at a time (FUZZ_JOBS=N to choose), each for SECONDS.
 # Prints one line per target, "TARGET: executions=N crashes=N", and exits non-zero when any
 # target crashed or could not run. Crash inputs are kept in Fuzz/.build/crash-TARGET-*.
 #
@@ -57,7 +58,8 @@ swift_flags=(-O -swift-version 6 -package-name SessionKit -sanitize=fuzzer,addre
     -enable-upcoming-feature ExistentialAny -I "$root/Sources/CSessionKitOpenSSL")
 mapfile -t jose_sources < <(find "$root/Sources/SessionKitJOSE" -name '*.swift' | sort)
 
-if [[ $needs_jose -eq 1 ]]; then
+handoffs_binary="$build/handoffs-fuzz"
+build_jose() {
     # The loopback presenter's request-head parser needs nothing but the standard library.
     sources=("${jose_sources[@]}" "$root/Sources/SessionKit/Handoff/LoopbackRequestHead.swift" "$here/Targets/FuzzTargets.swift")
     if stale "$binary" "${sources[@]}" "$root/Sources/CSessionKitOpenSSL/shim.h"; then
@@ -70,10 +72,9 @@ if [[ $needs_jose -eq 1 ]]; then
         fi
         mv "$binary.tmp" "$binary"
     fi
-fi
+}
 
-handoffs_binary="$build/handoffs-fuzz"
-if [[ $needs_handoffs -eq 1 ]]; then
+build_handoffs() {
     mapfile -t core_sources < <(find "$root/Sources/SessionKitCore" -name '*.swift' | sort)
     mapfile -t handoff_sources < <(find "$root/Sources/SessionKitHandoffs" -name '*.swift' | sort)
     support="$root/Sources/CSessionKitSupport"
@@ -109,18 +110,22 @@ if [[ $needs_handoffs -eq 1 ]]; then
         fi
         mv "$handoffs_binary.tmp" "$handoffs_binary"
     fi
-fi
+}
 
-failed=0
-for target in "${targets[@]}"; do
-    corpus="$here/corpus-$target"
-    seeds="$here/Seeds/$target"
-    log="$build/fuzz-$target.log"
+# The two binaries build side by side (each build is mostly one compiler process).
+build_pids=()
+if [[ $needs_jose -eq 1 ]]; then build_jose & build_pids+=($!); fi
+if [[ $needs_handoffs -eq 1 ]]; then build_handoffs & build_pids+=($!); fi
+for pid in "${build_pids[@]}"; do wait "$pid" || exit 2; done
+
+# Runs one target; its summary line goes to $build/result-TARGET, its exit status is the target's.
+fuzz_target() {
+    local target=$1 corpus="$here/corpus-$1" seeds="$here/Seeds/$1" log="$build/fuzz-$1.log" status executions crashes=0
     mkdir -p "$corpus"
-    options=(-max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$build/crash-$target-"
+    local options=(-max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$build/crash-$target-"
         -timeout=10 -rss_limit_mb=2048)
     if [[ -f "$here/Dictionaries/$target.dict" ]]; then options+=(-dict="$here/Dictionaries/$target.dict"); fi
-    directories=("$corpus")
+    local directories=("$corpus")
     if [[ -d "$seeds" ]]; then directories+=("$seeds"); fi
     set +e
     if [[ "$handoff_targets" == *" $target "* ]]; then
@@ -131,13 +136,39 @@ for target in "${targets[@]}"; do
     status=$?
     set -e
     executions="$(grep -E '^stat::number_of_executed_units:' "$log" | awk '{print $2}' | tail -n 1)"
-    crashes=0
     if [[ $status -ne 0 ]]; then
         crashes=1
-        failed=1
-        echo "$target: libFuzzer exited with $status; see $log" >&2
-        tail -n 30 "$log" >&2
+        { echo "$target: libFuzzer exited with $status; see $log"; tail -n 30 "$log"; } >"$build/result-$target.err"
     fi
-    echo "$target: executions=${executions:-0} crashes=$crashes"
+    echo "$target: executions=${executions:-0} crashes=$crashes" >"$build/result-$target"
+    return $status
+}
+
+# One target per core at a time (FUZZ_JOBS to choose); the summaries print in the targets' order.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+running=0
+for target in "${targets[@]}"; do
+    rm -f "$build/result-$target" "$build/result-$target.err"
+    if ((running >= jobs)); then
+        wait -n || true
+        running=$((running - 1))
+    fi
+    fuzz_target "$target" &
+    running=$((running + 1))
+done
+wait || true
+
+failed=0
+for target in "${targets[@]}"; do
+    if [[ -f "$build/result-$target.err" ]]; then
+        cat "$build/result-$target.err" >&2
+        failed=1
+    fi
+    if [[ -f "$build/result-$target" ]]; then
+        cat "$build/result-$target"
+    else
+        echo "$target: did not run" >&2
+        failed=1
+    fi
 done
 exit $failed
