@@ -21,6 +21,7 @@ extension SessionMachineModel {
         let expiresIn = Self.seconds(state.now + Self.lifetime)
         switch input {
         case .signIn: return "_ = m.signIn(attempt: \(state.nextAttempt), waiter: \(caller))"
+        case .deviceSignIn: return "_ = m.deviceSignIn(waiter: \(caller))"
         case .tokenRequested: return "_ = m.tokenRequested(waiter: \(caller), at: \(at))"
         case .refreshRequested: return "_ = m.refreshRequested(waiter: \(caller), at: \(at))"
         case .signOut: return "_ = m.signOut(waiter: \(caller))"
@@ -101,6 +102,21 @@ extension SessionMachineModel {
             case (.revokeQueued, _): return "_ = m.queuedRevocationAnswered(.transient(retryIn: .seconds(5)))"
             case (.storeWork, .queued): return "_ = m.revocationsQueued()"
             case (.storeWork, _): return nil
+            case (.deviceCode, .codeIssued): return "_ = m.deviceCodeIssued(at: \(at), \(generation))"
+            case (.deviceCode, _): return "_ = m.deviceCodeIssued(.failure(.provider(.answered(503))), at: \(at), \(generation))"
+            case (.devicePoll, _):
+                let answer =
+                    switch result {
+                    case .pollSlowDown: ".slowDown"
+                    case .pollApproved: ".tokens(TokenResponse(accessToken: Secret(\"device-access\"), expiresIn: 3600))"
+                    case .pollDenied: ".accessDenied"
+                    case .pollExpired: ".expiredToken"
+                    case .pollTransient: ".transientFailure(retryAfter: nil)"
+                    case .pollRejected: ".rejected(.answered(400, \"invalid_grant\"))"
+                    case .pollCancelled: ".cancelled"
+                    default: ".authorizationPending"
+                    }
+                return "_ = m.devicePollAnswered(\(answer), at: \(at), \(generation))"
             }
         }
     }

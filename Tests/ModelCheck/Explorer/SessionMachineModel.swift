@@ -46,6 +46,7 @@ struct SessionMachineModel: ExplorableModel {
 
     enum WorkKind: Hashable {
         case exchange, refresh, renewal, bootstrap, endGuest, revoke, disconnect, presenter, endSessionPage, revokeQueued, storeWork
+        case deviceCode, devicePoll
     }
 
     struct Work {
@@ -93,10 +94,12 @@ struct SessionMachineModel: ExplorableModel {
         case presenterCancelled, presentationFailed
         case queueEmpty, queueRemoved, queueTransient
         case queued, nothingQueued
+        case codeIssued, codeFailed
+        case pollPending, pollSlowDown, pollApproved, pollDenied, pollExpired, pollTransient, pollRejected, pollCancelled
     }
 
     enum Input {
-        case signIn, tokenRequested, refreshRequested, signOut, deleteAccount, startGuest
+        case signIn, deviceSignIn, tokenRequested, refreshRequested, signOut, deleteAccount, startGuest
         case restore(RestoreKind)
         case callback(CallbackKind)
         case endSessionReturn
@@ -112,7 +115,7 @@ struct SessionMachineModel: ExplorableModel {
     func inputs(in state: State) -> [Input] {
         var inputs: [Input] = []
         if state.waiting.count < maxWaiting {
-            inputs += [.signIn, .tokenRequested, .refreshRequested, .signOut, .deleteAccount, .startGuest]
+            inputs += [.signIn, .deviceSignIn, .tokenRequested, .refreshRequested, .signOut, .deleteAccount, .startGuest]
             if state.machine.stage == .signedOut, !state.shutDown {
                 inputs += RestoreKind.allCases.map { .restore($0) }
             } else {
@@ -126,6 +129,8 @@ struct SessionMachineModel: ExplorableModel {
         if nextInstant(state) != nil { inputs.append(.clockAdvances) }
         for (index, work) in state.work.enumerated() {
             for result in results(of: work.kind) where !(result == .notJournaled && work.reportedNotJournaled) {
+                // A poll reports `cancelled` only when the sign-in cancelled it.
+                if result == .pollCancelled, !work.cancelled { continue }
                 inputs.append(.result(work: index, result))
             }
         }
@@ -146,6 +151,9 @@ struct SessionMachineModel: ExplorableModel {
         case .endSessionPage: [.presenterCancelled]
         case .revokeQueued: [.queueEmpty, .queueRemoved, .queueTransient]
         case .storeWork: [.queued, .nothingQueued]
+        case .deviceCode: [.codeIssued, .codeFailed]
+        case .devicePoll:
+            [.pollPending, .pollSlowDown, .pollApproved, .pollDenied, .pollExpired, .pollTransient, .pollRejected, .pollCancelled]
         }
     }
 
@@ -191,6 +199,9 @@ struct SessionMachineModel: ExplorableModel {
             let attempt = Self.attempt(state.nextAttempt)
             state.nextAttempt += 1
             actions = state.machine.signIn(attempt, id: WaiterID(raw: UInt64(id)), waiter: id)
+        case .deviceSignIn:
+            let id = newCaller(.signIn)
+            actions = state.machine.deviceSignIn(id: WaiterID(raw: UInt64(id)), waiter: id)
         case .tokenRequested:
             let id = newCaller(.token)
             actions = state.machine.tokenRequested(id: WaiterID(raw: UInt64(id)), waiter: id, now: date, force: false)
@@ -309,6 +320,12 @@ struct SessionMachineModel: ExplorableModel {
             return state.machine.revocationsQueued()
         case (.storeWork, _):
             return []
+        case (.deviceCode, .codeIssued):
+            return state.machine.deviceCodeIssued(.success(Self.deviceAuthorization), now: date, generation: generation)
+        case (.deviceCode, _):
+            return state.machine.deviceCodeIssued(.failure(Self.unavailable), now: date, generation: generation)
+        case (.devicePoll, _):
+            return state.machine.devicePollAnswered(Self.pollAnswer(result), now: date, generation: generation)
         }
     }
 
@@ -411,8 +428,15 @@ struct SessionMachineModel: ExplorableModel {
                 state.work.append(Work(kind: .storeWork, generation: 0))
             case .resetGuestCredential:
                 break
-            case .requestDeviceCode, .pollDeviceToken, .presentDeviceCode, .verifyDeviceTokens:
-                violations.append(.init("modelCoverage", "device sign-in work was ordered, which this model does not start"))
+            case .requestDeviceCode(let generation, let cancel):
+                state.work.append(Work(kind: .deviceCode, generation: generation, handle: ObjectIdentifier(cancel.token)))
+            case .pollDeviceToken(_, let generation, let cancel):
+                state.work.append(Work(kind: .devicePoll, generation: generation, handle: ObjectIdentifier(cancel.token)))
+            case .presentDeviceCode(_, let generation, let cancel):
+                state.work.append(Work(kind: .presenter, generation: generation, handle: ObjectIdentifier(cancel.token)))
+            case .verifyDeviceTokens(_, let generation):
+                // Verified like a code exchange's answer, and reported the same way.
+                state.work.append(Work(kind: .exchange, generation: generation))
             }
         }
         if case .shutDown = input {
@@ -458,10 +482,11 @@ struct SessionMachineModel: ExplorableModel {
                 violations.append(.init("timersFiredOrCancelled", "the machine waits for timer \(missing), which is not running"))
             }
         }
-        // DESIGN 1: one token request in flight per session.
-        let refreshes = state.work.filter { ($0.kind == .refresh || $0.kind == .renewal) && !$0.cancelled }
+        // DESIGN 1: one token request in flight per session (a device sign-in's poll is one).
+        let refreshes = state.work.filter { ($0.kind == .refresh || $0.kind == .renewal || $0.kind == .devicePoll) && !$0.cancelled }
         if refreshes.count > 1 {
-            violations.append(.init("oneTokenRequestInFlight", "\(refreshes.count) refreshes are in flight, none of them cancelled"))
+            violations.append(
+                .init("oneTokenRequestInFlight", "\(refreshes.count) refreshes or device polls are in flight, none of them cancelled"))
         }
         // DESIGN 5: nothing from an older generation changes state.
         if stale || lateTimer {
@@ -562,7 +587,10 @@ struct SessionMachineModel: ExplorableModel {
     func liveTimers(_ machine: Machine) -> [UInt64] {
         var timers: [UInt64] = []
         switch machine.state {
-        case .handoff(let handoff): timers.append(handoff.timer.raw)
+        case .handoff(let handoff):
+            // While a device poll is in flight, the timer that started it has fired and none runs.
+            if case .device(.polling) = handoff.payload { break }
+            timers.append(handoff.timer.raw)
         case .refreshing(let refreshing): if let timer = refreshing.retryTimer { timers.append(timer.raw) }
         case .revoking(let operation), .disconnecting(let operation):
             if let timer = operation.retryTimer { timers.append(timer.raw) }
@@ -660,6 +688,25 @@ struct SessionMachineModel: ExplorableModel {
             timer(handoff.timer)
             waiters(handoff.waiters)
             tokens(handoff.guest)
+            // A browser sign-in's attempt is its generation's (the callbacks name it); a device
+            // sign-in writes its phase and everything its poll planner decides by: the interval,
+            // the failures in a row, whether it decided, and the time since the code was issued.
+            func polling(_ polling: DevicePolling) {
+                form.write(Int(polling.planner.interval.components.seconds))
+                form.write(polling.planner.consecutiveTransientFailures)
+                form.write(polling.planner.outcome != nil)
+                form.write(Int(Self.start.addingTimeInterval(now).timeIntervalSince(polling.receivedAt).rounded()))
+            }
+            switch handoff.payload {
+            case .authorization: form.write(1)
+            case .device(.requestingCode): form.write(2)
+            case .device(.waitingToPoll(let value)):
+                form.write(3)
+                polling(value)
+            case .device(.polling(let value)):
+                form.write(4)
+                polling(value)
+            }
         case .verifying(let verifying):
             form.tag(3)
             form.write(verifying.attempt != nil)
@@ -721,6 +768,8 @@ struct SessionMachineModel: ExplorableModel {
         case .endSessionPage: 9
         case .revokeQueued: 10
         case .storeWork: 11
+        case .deviceCode: 12
+        case .devicePoll: 13
         }
     }
 
@@ -740,6 +789,25 @@ struct SessionMachineModel: ExplorableModel {
         return EndSessionOrder(request: request, url: URL(string: "https://issuer.example/logout?state=logout-1")!)
     }()
     static let endSessionReturn = URL(string: postLogoutRedirectURI.absoluteString + "?state=logout-1")!
+
+    /// The device code the provider issues (the machine scripts' `deviceAuthorization()`).
+    static let deviceAuthorization = DeviceAuthorization(
+        deviceCode: Secret("device-code-1"), userCode: "USER-1", verificationURI: URL(string: "https://issuer.example/device")!,
+        verificationURIComplete: URL(string: "https://issuer.example/device?user_code=USER-1")!, expiresIn: 600, interval: 5)
+
+    /// What the token endpoint answers a device poll with.
+    static func pollAnswer(_ result: Result) -> DevicePollAnswer {
+        switch result {
+        case .pollSlowDown: .slowDown
+        case .pollApproved: .tokens(TokenResponse(accessToken: Secret("device-access"), expiresIn: 3600))
+        case .pollDenied: .accessDenied
+        case .pollExpired: .expiredToken
+        case .pollTransient: .transientFailure(retryAfter: nil)
+        case .pollRejected: .rejected(invalidGrant)
+        case .pollCancelled: .cancelled
+        default: .authorizationPending
+        }
+    }
 
     static func attempt(_ number: Int) -> SignInAttempt {
         SignInAttempt(

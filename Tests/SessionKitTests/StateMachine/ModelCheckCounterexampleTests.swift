@@ -36,4 +36,22 @@ struct ModelCheckCounterexampleTests {
         #expect(m.lastActions.contains(.cancelTimer(1)))
         #expect(m.stage == .signedOut)
     }
+
+    @Test("a poll answer of a device sign-in that ended is dropped, not read by the next one's poll (13: poll generation)")
+    func latePollOfAnEndedDeviceSignIn() {
+        var m = MachineScript()
+        _ = m.deviceSignIn(waiter: 1)
+        _ = m.deviceCodeIssued(at: 0, generation: 1)
+        _ = m.timerFired(2)
+        _ = m.signOut(waiter: 2)
+        _ = m.deviceSignIn(waiter: 3)
+        _ = m.deviceCodeIssued(at: 0, generation: 3)
+        _ = m.timerFired(4)
+        _ = m.devicePollAnswered(.authorizationPending, at: 0, generation: 1)
+        #expect(m.lastActions.isEmpty)
+        #expect(m.stage == .handoff)
+        // The second sign-in's own poll is still the one it waits for: its answer starts the next wait.
+        _ = m.devicePollAnswered(.authorizationPending, at: 5, generation: 3)
+        #expect(m.lastActions.contains { if case .startTimer = $0 { true } else { false } })
+    }
 }
