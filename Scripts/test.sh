@@ -8,7 +8,8 @@
 #   3. builds and runs the suite with warnings as errors, then again under the thread sanitizer,
 #      each inside a D-Bus session of its own with an unlocked gnome-keyring (the Secret Service
 #      store's tests), then the default store's headless fallback outside any D-Bus session;
-#      the build compiles every Swift snippet of the README and the DocC articles (SnippetTests),
+#      the build compiles every Swift snippet of the README and the DocC articles (SnippetTests);
+#      the debug build runs while the providers start, the sanitizer's while the DocC pages load,
 #   4. explores every input sequence of the session machine, its procedures, the handoff machines
 #      and a model of the shell to a depth, against the design's invariants (Scripts/model-check.sh),
 #      checks the public API against its baseline (Scripts/api.sh), builds the DocC
@@ -81,6 +82,8 @@ mkdir -p .build
 # so neither a desktop's keyring nor an earlier run's is touched.
 keyring_home=$(mktemp -d)
 cleanup() {
+    # Builds started in the background end with the run.
+    for pid in ${background_builds:-}; do kill "$pid" 2>/dev/null || true; done
     rm -rf "$keyring_home"
     if [ "${providers_started:-0}" = 1 ]; then Scripts/providers/providers.sh stop || true; fi
 }
@@ -91,6 +94,27 @@ in_keyring_session() {
     XDG_RUNTIME_DIR="$keyring_home/runtime" XDG_DATA_HOME="$keyring_home/data" dbus-run-session -- sh -c \
         'printf %s sessionkit-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"' sh "$@"
 }
+
+# Builds `swift build ARGS...` in the background, its output in LOG; `wait_for_build LOG` waits
+# for it and fails the run with its output when it failed. The build is the one `swift test` with
+# the same flags makes, so the test run that follows builds nothing.
+start_build() {
+    local log=$1
+    shift
+    swift build --build-tests "$@" > "$log" 2>&1 &
+    background_builds="${background_builds:-} $!"
+    eval "build_pid_${log//[^a-z]/_}=$!"
+}
+wait_for_build() {
+    local log=$1 pid_name="build_pid_${1//[^a-z]/_}"
+    wait "${!pid_name}" || { grep -vE '^\[[0-9]+/[0-9]+\] ' "$log" | tail -80 >&2; echo "the build failed (log: $log)" >&2; exit 1; }
+    tail -n 1 "$log"
+}
+
+# The debug build starts now and runs while the providers install and start and lint runs: those
+# wait on the network and on Python more than on the cores.
+step "build with warnings as errors (in the background)"
+start_build .build/build-output.txt -Xswiftc -warnings-as-errors
 
 if [ "$providers" = 1 ]; then
     step "real OpenID providers"
@@ -132,6 +156,7 @@ fi
 echo "no findings"
 
 step "swift test (warnings as errors)"
+wait_for_build .build/build-output.txt
 run_tests .build/test-output.txt -Xswiftc -warnings-as-errors
 if [ "$providers" = 1 ]; then
     # The integration suites skip themselves without providers; here they must have run.
@@ -170,6 +195,9 @@ step "public API against its baseline (Scripts/API; a removal or change needs a 
 Scripts/api.sh
 
 step "documentation (DocC, warnings fail; every page opened in headless Chromium)"
+# The thread sanitizer's build runs meanwhile: the browser's pages wait on each other more than
+# they use both cores.
+if [ "$tsan" = 1 ]; then start_build .build/tsan-build-output.txt --sanitize=thread --scratch-path .build/tsan; fi
 Scripts/docs.sh
 
 step "default credential store on a headless machine (no D-Bus session)"
@@ -186,6 +214,7 @@ echo "without a keyring the default store and Session(provider:presenter:) fall 
 
 if [ "$tsan" = 1 ]; then
     step "swift test under the thread sanitizer"
+    wait_for_build .build/tsan-build-output.txt
     run_tests .build/test-tsan-output.txt --sanitize=thread --scratch-path .build/tsan
 fi
 
