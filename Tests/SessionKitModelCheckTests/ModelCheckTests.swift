@@ -54,6 +54,16 @@ struct ModelCheckTests {
         #expect(broken.1.transitions == broken.0.transitions)
     }
 
+    @Test("a counterexample is also a Swift test line that replays it on a fresh model")
+    func regressionTestLine() {
+        let report = Explorer(CounterToFive()).run(depth: 6)
+        #expect(
+            report.violation?.test == "#expect(CounterToFive().violations(replaying: [.up, .twice, .up, .twice, .down]).isEmpty)")
+        // The line's inputs break the invariant again; one step fewer does not.
+        #expect(CounterToFive().violations(replaying: [.up, .twice, .up, .twice, .down]).map(\.invariant) == ["neverFive"])
+        #expect(CounterToFive().violations(replaying: [.up, .twice, .up, .twice]).isEmpty)
+    }
+
     @Test("a counterexample is one line of machine script, with the callers, generations and timers the machine saw")
     func scriptLine() {
         let model = SessionMachineModel()

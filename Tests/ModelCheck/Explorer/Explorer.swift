@@ -36,6 +36,27 @@ public protocol ExplorableModel: SendableMetatype {
     func script(_ path: [Input]) -> String
 }
 
+extension ExplorableModel {
+    /// Feeds `inputs` from the initial state and returns what the first step that broke an
+    /// invariant broke; empty when every step kept them all.
+    public func violations(replaying inputs: [Input]) -> [Violation] {
+        var state = initialState()
+        for input in inputs {
+            let violations = step(&state, input)
+            if !violations.isEmpty { return violations }
+        }
+        return []
+    }
+
+    /// A Swift Testing line that replays `inputs` on a fresh model and expects every invariant to
+    /// hold, for `SessionKitModelCheckTests` (which imports this module with `@testable`): the
+    /// counterexample of a bug, kept as the regression test of its fix.
+    public func regressionTest(_ inputs: [Input]) -> String {
+        let literals = inputs.map { "." + String(describing: $0).replacingOccurrences(of: "SessionKitModelCheck.", with: "") }
+        return "#expect(\(Self.self)().violations(replaying: [\(literals.joined(separator: ", "))]).isEmpty)"
+    }
+}
+
 /// A 128-bit fingerprint of a canonical form, written word by word.
 ///
 /// Two independent 64-bit mixes over the words (multiply-xorshift and add-multiply-rotate, with
@@ -96,7 +117,7 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     /// The threads that stepped states (one per core unless `MODEL_CHECK_THREADS` says otherwise).
     public var threads: Int
     /// The first broken invariant, at the smallest depth, with its input sequence as a script.
-    public var violation: (violation: Violation, script: String, depth: Int)?
+    public var violation: (violation: Violation, script: String, depth: Int, test: String)?
 
     /// Distinct states per second.
     public var statesPerSecond: Double { seconds > 0 ? Double(states) / seconds : 0 }
@@ -108,8 +129,9 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
                 seconds, statesPerSecond, threads),
             "  new states by depth: " + statesByDepth.map(String.init).joined(separator: " "),
         ]
-        if let (violation, script, depth) = violation {
+        if let (violation, script, depth, test) = violation {
             lines.append("  VIOLATION at depth \(depth) — \(violation)")
+            lines.append("  regression test: \(test)")
             lines.append("  counterexample: \(script)")
         } else {
             lines.append("  every invariant held")
@@ -157,7 +179,7 @@ public struct Explorer<Model: ExplorableModel> {
         visited.insert(key(frontier[0].state))
         var transitions = 0
         var statesByDepth = [1]
-        var found: (Violation, String, Int)?
+        var found: (Violation, String, Int, String)?
 
         level: for level in 1...max(1, depth) where depth > 0 {
             var next: [(state: Model.State, id: Int32)] = []
@@ -174,7 +196,8 @@ public struct Explorer<Model: ExplorableModel> {
                         transitions += 1
                         if let first = successor.violations.first {
                             let path = self.path(to: id, parents: parents, via: via) + [successor.input]
-                            found = (first, model.script(replay(path)), level)
+                            let inputs = replay(path)
+                            found = (first, model.script(inputs), level, model.regressionTest(inputs))
                             break level
                         }
                         guard visited.insert(successor.key).inserted else { continue }
@@ -197,7 +220,7 @@ public struct Explorer<Model: ExplorableModel> {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return ExplorationReport(
             model: model.name, depth: depth, states: visited.count, transitions: transitions, statesByDepth: statesByDepth,
-            seconds: seconds, threads: threads, violation: found.map { ($0.0, $0.1, $0.2) })
+            seconds: seconds, threads: threads, violation: found.map { ($0.0, $0.1, $0.2, $0.3) })
     }
 
     /// One step from a state: the input's index, the state it leads to, its key and what broke.
