@@ -36,7 +36,9 @@ extension SimulatedProviderState {
             resource.scriptedTokenRejections -= 1
             return Self.resourceChallenge(scheme: scheme, error: "invalid_token")
         }
-        guard !resource.distrusted.contains(token), let record = accessTokens[token], now < record.expiresAt, let grant = grants[record.grantID], !grant.isRevoked else {
+        guard !resource.distrusted.contains(token), let record = accessTokens[token], now < record.expiresAt,
+            let grant = grants[record.grantID], !grant.isRevoked
+        else {
             return Self.resourceChallenge(scheme: scheme, error: "invalid_token")
         }
         if let jkt = grant.dpopJKT {

@@ -57,7 +57,9 @@ struct SessionServerClockTests {
         try await env.finish()
     }
 
-    @Test("without the offset (a bound of zero) the same sign-in fails on the proof's iat", arguments: [Duration.seconds(600), .seconds(-600)])
+    @Test(
+        "without the offset (a bound of zero) the same sign-in fails on the proof's iat",
+        arguments: [Duration.seconds(600), .seconds(-600)])
     func withoutTheOffsetItFails(providerAhead: Duration) async throws {
         let env = try Self.environment(providerAhead: providerAhead, bound: .zero)
         env.presenter.enqueue(.approve(subject: "alice"))
