@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A protected resource the ``SimulatedProvider`` serves beside its own endpoints, for testing an
-/// app's own requests (``SessionKit/Session/send(_:)``): `GET` at ``url`` answers with the
+/// app's own requests (`Session.send(_:)`): `GET` at ``url`` answers with the
 /// subject of the access token it is given, after checking it the way a resource server that
 /// follows RFC 6750 and RFC 9449 §7 does.
 ///
