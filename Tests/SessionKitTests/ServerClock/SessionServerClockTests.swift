@@ -57,6 +57,27 @@ struct SessionServerClockTests {
         try await env.finish()
     }
 
+    @Test("a provider whose clock moves mid-session costs one refused proof, whose Date corrects the next; the session stays")
+    func clockMovesMidSession() async throws {
+        let env = try Self.environment(providerAhead: .zero)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        _ = try await env.session.signIn()
+        #expect(env.session.serverClock.offset == 0)
+        env.provider.moveClock(by: .seconds(-600))
+        #expect(env.provider.clockOffset == .seconds(-600))
+        let before = try #require(env.store.record.session?.refreshToken)
+        _ = try await env.session.refresh()
+        // Refused for its iat, sent once more with the corrected time, accepted.
+        #expect(env.provider.requestCount(grantType: "refresh_token") == 2)
+        #expect(abs(env.session.serverClock.offset + 600) <= 1)
+        #expect(env.session.stage == .active)
+        #expect(env.store.record.session?.refreshToken != before)
+        // From now on, one request per refresh.
+        _ = try await env.session.refresh()
+        #expect(env.provider.requestCount(grantType: "refresh_token") == 3)
+        try await env.finish()
+    }
+
     @Test(
         "without the offset (a bound of zero) the same sign-in fails on the proof's iat",
         arguments: [Duration.seconds(600), .seconds(-600)])
