@@ -75,7 +75,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Walkthrough",
-            dependencies: ["SessionKit", "SessionKitHandoffs", "SessionKitTesting"],
+            dependencies: ["SessionKit", "SessionKitHandoffs", "SessionKitJOSE", "SessionKitTesting"],
             path: "Examples/Walkthrough",
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import SessionKit
+import SessionKitJOSE
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -32,6 +33,9 @@ enum RealProviderWalkthrough {
         var loopbackPort: UInt16?
         /// How the client authenticates; a secret comes from a file or the environment.
         var clientAuthentication: ClientAuthentication = .none
+        /// DPoP (RFC 9449) with a fresh key for the run, and whether a `Bearer` answer is accepted;
+        /// nil sends no proofs.
+        var dpop: DPoPMiddleware.Requirement?
     }
 
     /// The loopback presenter's browser for a terminal: prints the URL on a line of its own (a
@@ -87,6 +91,11 @@ enum RealProviderWalkthrough {
             try options.clientAuthentication.check(against: provider)
             var configuration = SessionConfiguration(provider: provider)
             configuration.clientAuthentication = options.clientAuthentication
+            // A key for this run only: it is never stored, so the tokens die with the run.
+            let dpopKeys = try options.dpop.map { _ in DPoPKeyHolder(key: try P256PrivateKey.generate()) }
+            if let dpopKeys, let requirement = options.dpop {
+                configuration.requestMiddleware = [DPoPMiddleware(keys: dpopKeys, requirement: requirement, now: { Date() })]
+            }
             if options.device {
                 // Some providers (django-oauth-toolkit 3.4) issue no id_token for this grant: the
                 // UserInfo answer then names the person.
@@ -106,8 +115,10 @@ enum RealProviderWalkthrough {
             let identity = try await options.device ? session.signInWithDeviceCode() : session.signIn()
             let vouching = identity.source == .idToken ? "the verified id_token" : "UserInfo, no id_token"
             narrator.note("signed in as \(identity.subject) (identity from \(vouching))", at: Date())
+            if let dpopKeys { note(dpop: dpopKeys, session: session, narrator) }
             let token = try await session.refresh()
             narrator.note("refreshed; the new access token expires at \(token.expiresAt)", at: Date())
+            if let dpopKeys { note(dpop: dpopKeys, session: session, narrator) }
             try await session.signOut()
             // Say only what the provider confirmed, and exit non-zero when the server-first
             // sign-out the scenario claims did not happen.
@@ -134,5 +145,20 @@ enum RealProviderWalkthrough {
             FileHandle.standardError.write(Data("walkthrough: against \(options.issuer) failed: \(error)\n".utf8))
             return 1
         }
+    }
+
+    /// What DPoP came to: whether the provider bound the access token to the key, and how far the
+    /// provider's clock is from this machine's. Never the key, a proof or a nonce.
+    static func note(dpop keys: DPoPKeyHolder, session: Session, _ narrator: Narrator) {
+        let binding =
+            keys.accessTokenIsBound
+            ? "the access token is DPoP-bound to this run's key (token_type DPoP)"
+            : "the provider answered Bearer: it ignored the proofs"
+        let clock =
+            session.serverClock.latestEstimate.map { estimate in
+                "the provider's clock is \(Narrator.format(estimate.offset)) s from this machine's"
+                    + (estimate.isApplied ? "" : " (beyond the bound, not applied)")
+            } ?? "the provider sent no usable Date"
+        narrator.note("\(binding); \(clock)", at: Date())
     }
 }

@@ -8,13 +8,17 @@ struct Scenario: Sendable {
     var summary: String
     /// Adjusts the session's configuration before the scenario runs.
     var configure: @Sendable (inout SessionConfiguration) -> Void = { _ in }
+    /// The simulated provider's configuration.
+    var provider = SimulatedProviderConfiguration()
+    /// Whether the session signs its requests with a DPoP key of its own (``DPoPMiddleware``).
+    var signsWithDPoP = false
     var run: @Sendable (SimulatedSessionEnvironment, Narrator) async throws -> Void
 
     static let all: [Scenario] = [
         happyPath, concurrentRefresh, tamperedRefresh, outageSignOut, accountDeletion, deletionRefused, keyRotation, handoffTimeout,
         restoreAfterRelaunch, offlineLaunch, offlineExpired, accessGranted, accessDeclined, accessDeclinedBridged, accessRetryLater,
         accessClosed, credentialImport, importVersion, importPartial, stepUp, deviceSignIn, providerLogout, highAssuranceAction,
-        relaunchMidSignOutOffline, refreshAfter401, guestThenSignIn,
+        relaunchMidSignOutOffline, refreshAfter401, guestThenSignIn, dpop, stolenRefreshToken,
     ]
 
     static let happyPath = Scenario(name: "happy-path", summary: "sign in → active → refresh → sign out") { env, say in

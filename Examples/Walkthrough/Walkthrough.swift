@@ -1,5 +1,6 @@
 import Foundation
 import SessionKit
+import SessionKitJOSE
 import SessionKitTesting
 
 /// `swift run walkthrough [--json] [SCENARIO…]`, `--list [--json]`, `--diagram [DIR]`, or against a
@@ -52,7 +53,12 @@ struct Walkthrough {
         var failed = false
         for scenario in selected {
             do {
-                let env = try SimulatedSessionEnvironment(configure: scenario.configure)
+                let clock = TestClock()
+                let keys = scenario.signsWithDPoP ? DPoPKeyHolder(key: try P256PrivateKey.generate()) : nil
+                let env = try SimulatedSessionEnvironment(provider: scenario.provider, clock: clock) { configuration in
+                    scenario.configure(&configuration)
+                    if let keys { configuration.requestMiddleware.append(DPoPMiddleware(keys: keys, now: { clock.wallClockNow() })) }
+                }
                 let narrator = Narrator(json: json, epoch: env.clock.wallClockNow())
                 narrator.begin(scenario.name, summary: scenario.summary)
                 // The narrator sees every event (of relaunched sessions too) before a wait on it

@@ -28,7 +28,7 @@ enum WalkthroughCommand {
 
     private static let valueOptions: Set<String> = [
         "--issuer", "--client-id", "--redirect-uri", "--revocation-endpoint", "--device-authorization-endpoint", "--loopback-port",
-        "--client-auth", "--client-secret-file",
+        "--client-auth", "--client-secret-file", "--dpop",
     ]
 
     /// The environment variable a client secret is read from when no `--client-secret-file` is
@@ -173,9 +173,16 @@ enum WalkthroughCommand {
             }
             return url
         }
+        let dpop: DPoPMiddleware.Requirement?
+        switch values["--dpop"] {
+        case nil: dpop = nil
+        case "auto": dpop = .whenIssued
+        case "required": dpop = .required
+        default: throw UsageError(message: "--dpop takes auto or required")
+        }
         return RealProviderWalkthrough.Options(
             issuer: issuer, clientID: clientID, redirectURI: redirect, revocationEndpoint: endpoints[0], json: json, paste: paste,
-            device: device, deviceAuthorizationEndpoint: endpoints[1], loopbackPort: port)
+            device: device, deviceAuthorizationEndpoint: endpoints[1], loopbackPort: port, dpop: dpop)
     }
 
     /// One line per scenario: its whole name (a name is what the command line takes), then its
@@ -193,9 +200,9 @@ enum WalkthroughCommand {
                    walkthrough --list [--json]
                    walkthrough --diagram [DIR]
                    walkthrough --issuer URL --client-id ID --redirect-uri URI [--loopback-port N | --paste]
-                               [--revocation-endpoint URL] [--json]
+                               [--revocation-endpoint URL] [--dpop auto|required] [--json]
                    walkthrough --issuer URL --client-id ID --device [--device-authorization-endpoint URL]
-                               [--revocation-endpoint URL] [--json]
+                               [--revocation-endpoint URL] [--dpop auto|required] [--json]
                    walkthrough --help
 
             Runs SessionKit's lifecycle scenarios on the embedded simulated provider, in simulated
@@ -224,6 +231,10 @@ enum WalkthroughCommand {
               --device-authorization-endpoint URL  when discovery lists none
               --revocation-endpoint URL            where the refresh token is revoked (RFC 7009) when
                                                    discovery lists none; without one the run fails
+              --dpop auto|required                 sender-constrain the tokens with DPoP (RFC 9449): a
+                                                   fresh ES256 key for the run, a proof on every token,
+                                                   revocation and UserInfo request; auto accepts a
+                                                   provider that answers Bearer, required refuses it
 
             Example:
               walkthrough --issuer https://id.example.com --client-id my-cli \\

@@ -6,7 +6,9 @@ import Testing
 /// status, which stream says what, and the shape of the output. No provider needed.
 @Suite(.timeLimit(.minutes(10)))
 struct CommandLineTests {
-    static let scenarioNames = ["happy-path", "concurrent-refresh", "account-deletion", "provider-logout", "guest-then-sign-in"]
+    static let scenarioNames = [
+        "happy-path", "concurrent-refresh", "account-deletion", "provider-logout", "guest-then-sign-in", "dpop", "stolen-refresh-token",
+    ]
 
     /// The no-argument run (every scenario) is the test script's determinism step; here two named ones.
     @Test func walkthroughRunsTheNamedScenariosInOrderAndSaysNothingOnStandardError() async throws {
@@ -17,6 +19,25 @@ struct CommandLineTests {
         let headers = run.lines.filter { $0.hasPrefix("== ") }.map { String($0.dropFirst(3).prefix { $0 != ":" }) }
         #expect(headers == ["happy-path", "restore"])
         #expect(run.lines.contains { $0.hasPrefix("t=+") }, "the transitions are timed lines")
+    }
+
+    @Test func theDPoPScenariosTellTheSameStoryOnEveryRunAndShowNoCredential() async throws {
+        let first = try await CommandRun.run("walkthrough", ["dpop", "stolen-refresh-token"])
+        let second = try await CommandRun.run("walkthrough", ["dpop", "stolen-refresh-token"])
+
+        #expect(first.status == 0 && first.standardError.isEmpty, "\(first)")
+        #expect(first.standardOutput == second.standardOutput)
+        #expect(first.lines.contains { $0.contains("one use_dpop_nonce retry") })
+        #expect(first.lines.contains { $0.contains("presented without a proof: invalid_dpop_proof") })
+        #expect(first.lines.contains { $0.contains("another key") || $0.contains("attacker's own key: invalid_grant") })
+        // No JWS (a proof, a token) and no long opaque value is printed.
+        #expect(!first.standardOutput.contains("eyJ"))
+        #expect(
+            !first.lines.contains {
+                $0.split(separator: " ").contains {
+                    $0.count >= 22 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+                }
+            })
     }
 
     @Test func theGuestScenarioTellsTheSameStoryOnEveryRun() async throws {
@@ -115,6 +136,10 @@ struct CommandLineTests {
             "--loopback-port needs a loopback --redirect-uri"
         ),
         (["--list", "happy-path"], "--list takes no scenario (got happy-path)"),
+        (
+            ["--issuer", "https://id.example.com", "--client-id", "c", "--redirect-uri", "http://127.0.0.1/cb", "--dpop", "always"],
+            "--dpop takes auto or required"
+        ),
     ])
     func walkthroughErrorsNameTheArgumentAndPointToHelp(arguments: [String], message: String) async throws {
         let run = try await CommandRun.run("walkthrough", arguments)

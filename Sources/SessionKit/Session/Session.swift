@@ -36,6 +36,13 @@ public final class Session: Sendable {
     let deviceKeys: (any DeviceKeyProviding)?
     let clock: any Clock<Duration>
     let wallClock: @Sendable () -> Date
+    /// The provider's clock as its token responses tell it: the time DPoP proofs and id_token
+    /// checks are judged on, bounded by ``SessionConfiguration/serverClockBound``. Read
+    /// ``ServerClock/latestEstimate`` to see how far the device's clock is off.
+    public let serverClock: ServerClock
+    /// The DPoP middleware of the configuration, reading the server's clock: the one the app's own
+    /// requests are signed with (``authorize(_:)``).
+    let dpop: DPoPMiddleware?
     /// Whether ``wallClock`` is the system's: the fast path then reads the cheaper
     /// ``SystemWallClock/approximateNow()``.
     let readsSystemWallClock: Bool
@@ -74,9 +81,14 @@ public final class Session: Sendable {
         let owner = TaskOwner(hosted: configuration.runsInHostTask)
         self.owner = owner
         self.configuration = configuration
+        let serverClock = ServerClock(bound: configuration.serverClockBound)
+        self.serverClock = serverClock
+        let middleware = configuration.requestMiddleware.map { ($0 as? DPoPMiddleware)?.readingServerTime(from: serverClock) ?? $0 }
+        self.dpop = middleware.lazy.compactMap { $0 as? DPoPMiddleware }.first
         self.client = ProviderClient(
             configuration: configuration.provider, transport: transport,
-            middleware: configuration.requestMiddleware
+            middleware: [ServerClockRetry(serverClock: serverClock)] + middleware
+                + [ServerClockRecorder(serverClock: serverClock, now: wallClock)]
                 + configuration.clientAuthentication.middleware(for: configuration.provider, now: wallClock),
             now: wallClock)
         self.verifier = TokenVerifier(
@@ -84,7 +96,7 @@ public final class Session: Sendable {
             keys: JWKSCache(client: client, timeToLive: configuration.keySetTimeToLive, owner: owner),
             skew: configuration.clockSkew, allowMissingKeyID: configuration.allowMissingKeyID || configuration.provider.allowsMissingKeyID,
             requireIDTokenOnRefresh: configuration.requireIDTokenOnRefresh,
-            defaultAccessTokenLifetime: configuration.defaultAccessTokenLifetime)
+            defaultAccessTokenLifetime: configuration.defaultAccessTokenLifetime, serverClock: serverClock)
         self.store = store
         self.presenter = presenter
         self.deviceKeys =

@@ -67,6 +67,9 @@ struct TokenVerifier: Sendable {
     let allowMissingKeyID: Bool
     let requireIDTokenOnRefresh: Bool
     let defaultAccessTokenLifetime: TimeInterval
+    /// The provider's clock: id_token times (`iat`, `exp`, `nbf`, `auth_time`) are the provider's,
+    /// so they are judged on its clock as its token responses tell it.
+    var serverClock = ServerClock()
 
     /// Verifies a sign-in's token response against the nonce sent in the authorization request
     /// (none for a device sign-in) and the checks the request's options ask for (`max_age`,
@@ -122,7 +125,8 @@ struct TokenVerifier: Sendable {
             guard let keys = keys.freshCachedKeys() else { return nil }
             do {
                 verified = try IDTokenValidator.validate(
-                    token.value, keys: keys, expecting: expectations(nonce: nil, accessToken: response.accessToken), now: now)
+                    token.value, keys: keys, expecting: expectations(nonce: nil, accessToken: response.accessToken),
+                    now: serverClock.serverTime(at: now))
             } catch .unknownKeyID {
                 return nil
             } catch {
@@ -204,6 +208,7 @@ struct TokenVerifier: Sendable {
         _ token: Secret, nonce: String?, accessToken: Secret, now: Date, requiring options: AuthorizationRequestOptions = .empty
     ) async throws(RefreshVerificationError) -> VerifiedIDToken {
         let expectations = expectations(nonce: nonce, accessToken: accessToken).requiring(options)
+        let now = serverClock.serverTime(at: now)
         let current: (keys: JWKS, fromCache: Bool)
         do {
             current = try await keys.keys()

@@ -20,6 +20,9 @@ public struct SessionConfiguration: Sendable {
     public var serverFirstRetry: RetryPolicy = .serverFirst
     /// Allowed clock difference for `exp`, `iat` and `nbf` (default 60 s).
     public var clockSkew: Double = 60
+    /// The largest offset between the device's clock and the provider's that ``Session/serverClock``
+    /// corrects (default one hour, either way); see ``ServerClock`` for why it is bounded.
+    public var serverClockBound: Duration = .seconds(3600)
     /// Accept an id_token without `kid` when the key set holds exactly one key usable for its `alg`,
     /// whatever the provider profile says. A discovered provider allows it already
     /// (``ProviderConfiguration/allowsMissingKeyID``, OpenID Connect Core §10.1); the 1pass.dev

@@ -27,7 +27,9 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     public let configuration: SimulatedProviderConfiguration
     private let clock: C
     private let now: @Sendable () -> Date
-    private let state: Locked<SimulatedProviderState>
+    /// How far this provider's clock is moved from the injected wall clock, in seconds.
+    private let clockShift: ClockShift
+    let state: Locked<SimulatedProviderState>
 
     /// Starts a provider.
     ///
@@ -58,7 +60,9 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         }
         self.configuration = configuration
         self.clock = clock
-        self.now = now
+        let clockShift = ClockShift()
+        self.clockShift = clockShift
+        self.now = { now().addingTimeInterval(clockShift.seconds.withLock { $0 }) }
         self.state = Locked(SimulatedProviderState(configuration: configuration, first: first, spareKeys: spares))
     }
 
@@ -72,13 +76,18 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     /// A URL outside the issuer's origin fails with `connectionFailed`, as no host would answer it.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         guard !Task.isCancelled else { throw .cancelled }
-        let outcome = state.withLock { $0.receive(request, now: now()) }
+        let receivedAt = now()
+        let outcome = state.withLock { $0.receive(request, now: receivedAt) }
         changes.notify()
+        // Every answer says the provider's time (RFC 9110 §6.6.1), from its own clock.
+        let date = HTTPDate.format(secondsSince1970: Int64(receivedAt.timeIntervalSince1970.rounded(.down)))
         switch outcome {
-        case .respond(let response):
+        case .respond(var response):
+            response.headers["date"] = date
             return response
-        case .respondAfter(let delay, let response):
+        case .respondAfter(let delay, var response):
             try await sleep(for: delay)
+            response.headers["date"] = date
             return response
         case .timeOut:
             try await sleep(for: configuration.timeoutDeadline)
@@ -138,6 +147,20 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     /// `use_dpop_nonce` and the new one. Only meaningful with ``SimulatedProviderConfiguration/dpop``.
     public func rotateDPoPNonce() {
         state.withLock { $0.dpopNonce = try? RandomToken.generate(byteCount: 16) }
+    }
+
+    /// Moves this provider's clock by `offset` from where it is (positive: ahead of the injected
+    /// wall clock); tokens, proofs and `Date` headers follow it. For testing a device whose clock
+    /// is off.
+    public func moveClock(by offset: Duration) {
+        let seconds = Double(offset.components.seconds) + Double(offset.components.attoseconds) * 1e-18
+        clockShift.seconds.withLock { $0 += seconds }
+        changes.notify()
+    }
+
+    /// How far this provider's clock is from the injected wall clock (``moveClock(by:)``).
+    public var clockOffset: Duration {
+        .milliseconds(Int64((clockShift.seconds.withLock { $0 } * 1000).rounded()))
     }
 
     /// Forgets every fault not shown yet.
@@ -407,4 +430,9 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
     public var tokenRequestCount: Int {
         requestCount(for: .token)
     }
+}
+
+/// The seconds a ``SimulatedProvider``'s clock is moved by, shared with its `now`.
+private final class ClockShift: Sendable {
+    let seconds = Locked<TimeInterval>(0)
 }

@@ -82,6 +82,9 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     /// DPoP enforcement at the token endpoint; nil (the default) ignores proofs and issues
     /// `Bearer` tokens.
     public var dpop: SimulatedProviderDPoP? = nil
+    /// A protected resource served at its own origin (see ``SimulatedResourceServer``); nil (the
+    /// default) serves none.
+    public var resourceServer: SimulatedResourceServer? = nil
 
     /// Creates a configuration; every parameter has the 1pass.dev-shaped default.
     public init(

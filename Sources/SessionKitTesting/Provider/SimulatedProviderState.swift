@@ -182,6 +182,8 @@ struct SimulatedProviderState {
     var dpopNonce: String?
     /// Every `jti` seen, so a replayed proof is refused.
     var dpopProofIDs: Set<String> = []
+    /// The resource server's nonce, scripted refusals and counters.
+    var resource = ResourceState()
     var faults: [SimulatedProviderEndpoint: [(fault: SimulatedProviderFault, remaining: Int)]] = [:]
     var log: [SimulatedProviderLogEntry] = []
     var requestCounts: [SimulatedProviderEndpoint: Int] = [:]
@@ -202,6 +204,11 @@ struct SimulatedProviderState {
     /// Handles one request completely: counts it, applies a scripted fault, changes state, logs it.
     mutating func receive(_ request: HTTPRequest, now: Date) -> Outcome {
         let path = Self.path(of: request.url)
+        if isResourceRequest(request.url) {
+            let response = resourceAnswer(request, now: now)
+            appendLog(request, path: path, endpoint: nil, grantType: nil, status: response.status, errorCode: nil, fault: nil, now: now)
+            return .respond(response)
+        }
         guard Self.sameOrigin(request.url, configuration.issuer) else {
             appendLog(request, path: path, endpoint: nil, grantType: nil, status: nil, errorCode: nil, fault: nil, now: now)
             return .fail(.connectionFailed("no simulated host answers at this address"))
