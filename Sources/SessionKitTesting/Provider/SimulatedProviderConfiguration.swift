@@ -82,6 +82,9 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     /// DPoP enforcement at the token endpoint; nil (the default) ignores proofs and issues
     /// `Bearer` tokens.
     public var dpop: SimulatedProviderDPoP? = nil
+    /// How long the secret of a dynamically registered client lasts (`client_secret_expires_at`,
+    /// RFC 7591 §3.2.1); nil (the default) issues secrets that never expire.
+    public var registeredSecretLifetime: Duration? = nil
 
     /// Creates a configuration; every parameter has the 1pass.dev-shaped default.
     public init(
