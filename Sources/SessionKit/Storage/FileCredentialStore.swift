@@ -57,7 +57,8 @@ public final class FileCredentialStore: CredentialStore, DeviceCredentialStore, 
         self.directory = absolute
         let path = absolute.path(percentEncoded: false)
         let files = StoreDirectory(
-            path: path, fileSystem: fileSystem, managedNames: [Self.credentialsFileName, Self.deviceFileName, Self.guestFileName, Self.registrationFileName])
+            path: path, fileSystem: fileSystem,
+            managedNames: [Self.credentialsFileName, Self.deviceFileName, Self.guestFileName, Self.registrationFileName])
         self.files = files
         let queue = DispatchQueue(label: "SessionKit.FileCredentialStore")
         self.queue = queue

@@ -103,7 +103,10 @@ extension SimulatedProviderState {
         members += [
             ("client_id_issued_at", .integer(Int(client.issuedAt.timeIntervalSince1970))),
             ("registration_access_token", .string(client.registrationAccessToken)),
-            ("registration_client_uri", .string(configuration.url(for: SimulatedProviderEndpoint.clientConfiguration.path + client.clientID))),
+            (
+                "registration_client_uri",
+                .string(configuration.url(for: SimulatedProviderEndpoint.clientConfiguration.path + client.clientID))
+            ),
             ("redirect_uris", .array(client.redirectURIs.map(SimulatedProviderJSON.string))),
             ("grant_types", .array(client.grantTypes.map(SimulatedProviderJSON.string))),
             ("response_types", .array(client.responseTypes.map(SimulatedProviderJSON.string))),

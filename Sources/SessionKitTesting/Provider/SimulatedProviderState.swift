@@ -360,7 +360,8 @@ struct SimulatedProviderState {
     }
 
     static func cannedAnswer(_ fault: SimulatedProviderFault, endpoint: SimulatedProviderEndpoint) -> Answer {
-        let usesBearer = endpoint == .deviceKeyExchange || endpoint == .disconnect || endpoint == .userInfo || endpoint == .clientConfiguration
+        let usesBearer =
+            endpoint == .deviceKeyExchange || endpoint == .disconnect || endpoint == .userInfo || endpoint == .clientConfiguration
         switch fault {
         case .serverError(let status, let retryAfter):
             return error(

@@ -51,7 +51,8 @@ extension ClientRegistrar {
         guard (token == nil) == (uri == nil) else {
             throw malformed("has a registration_access_token without registration_client_uri, or the reverse")
         }
-        let method = string("token_endpoint_auth_method").map(ClientAuthenticationMethod.init(rawValue:))
+        let method =
+            string("token_endpoint_auth_method").map(ClientAuthenticationMethod.init(rawValue:))
             ?? previous?.tokenEndpointAuthMethod ?? metadata.tokenEndpointAuthMethod
         switch method {
         case .clientSecretBasic, .clientSecretPost:

@@ -73,7 +73,8 @@ public struct ClientRegistration: Sendable, Hashable, Codable, CustomStringConve
             self,
             children: [
                 "issuer": issuer, "clientID": clientID, "clientSecret": clientSecret == nil ? "nil" : "<redacted>",
-                "clientSecretExpiresAt": clientSecretExpiresAt as Any, "registrationAccessToken": registrationAccessToken == nil ? "nil" : "<redacted>",
+                "clientSecretExpiresAt": clientSecretExpiresAt as Any,
+                "registrationAccessToken": registrationAccessToken == nil ? "nil" : "<redacted>",
                 "registrationClientURI": registrationClientURI as Any, "tokenEndpointAuthMethod": tokenEndpointAuthMethod.rawValue,
             ], displayStyle: .struct)
     }
