@@ -82,6 +82,16 @@ struct ClientRegistrarTests {
         #expect(rig.store.registration == second)
     }
 
+    @Test("a registration without the redirect URI sign-ins use is replaced")
+    func anotherRedirectIsReplaced() async throws {
+        let rig = try await Rig()
+        let first = try await rig.registrar().currentRegistration()
+        let moved = URL(string: "com.example.app://oauth/moved")!
+        let second = try await rig.registrar(ClientMetadata(redirectURIs: [moved])).currentRegistration()
+        #expect(second.clientID != first.clientID)
+        #expect(second.redirectURIs == [moved])
+    }
+
     @Test("a registration of another issuer is not reused")
     func anotherIssuersRegistrationIsReplaced() async throws {
         let rig = try await Rig()
@@ -279,7 +289,7 @@ struct ClientRegistrarTests {
         #expect(rig.store.registration == kept)
     }
 
-    @Test("a storage failure is a typed error, and the unreadable store is not overwritten by a read")
+    @Test("a storage failure is a typed error; a registration that could not be stored is deleted at the provider")
     func storageFailures() async throws {
         let rig = try await Rig()
         rig.store.failNext(.saveRegistration, with: .noSpace)
@@ -289,6 +299,8 @@ struct ClientRegistrarTests {
         } catch {
             #expect(error.code == .storage)
         }
+        let issued = try #require(rig.provider.registrationRecords.first?.clientID)
+        #expect(!rig.provider.isRegistered(clientID: issued), "the provider was asked to forget the client")
         rig.store.failNext(.loadRegistration, with: .corrupted("damaged"))
         do {
             _ = try await rig.registrar().currentRegistration()

@@ -40,6 +40,10 @@ public struct ClientRegistrar: Sendable {
     /// A registrar for `provider`, asking for `metadata`, keeping the result in `store`.
     ///
     /// - Parameters:
+    ///   - provider: The provider, with its registration endpoint (from discovery).
+    ///   - metadata: What the app asks to be registered as.
+    ///   - store: Where the registration is kept durably.
+    ///   - transport: Sends the registration requests; it must not follow redirects.
     ///   - initialAccessToken: The token a provider with protected registration hands out
     ///     beforehand (RFC 7591 §3); `nil` for open registration.
     ///   - now: The wall clock that judges the secret's expiry.
@@ -56,8 +60,14 @@ public struct ClientRegistrar: Sendable {
     }
 
     /// The stored registration while it can be used; otherwise a new one, registered and stored.
+    ///
+    /// A stored registration is used when it belongs to this provider's issuer, registers the
+    /// redirect URI sign-ins use (the first of ``ClientMetadata/redirectURIs``), and its secret has
+    /// not expired at `now`.
     public func currentRegistration() async throws(ClientRegistrationError) -> ClientRegistration {
-        if let stored = try await loadStored(), stored.issuer == provider.issuer, !stored.isSecretExpired(at: now()) {
+        if let stored = try await loadStored(), stored.issuer == provider.issuer, !stored.isSecretExpired(at: now()),
+            metadata.redirectURIs.first.map(stored.redirectURIs.contains) ?? true
+        {
             return stored
         }
         return try await register()
@@ -76,7 +86,16 @@ public struct ClientRegistrar: Sendable {
         // RFC 7591 §3.2.1 says 201; a 200 with a registration in it is taken too.
         guard response.status == 201 || response.status == 200 else { throw Self.refusal(response) }
         let registration = try parse(response.body, previous: nil)
-        try await save(registration)
+        do {
+            try await save(registration)
+        } catch {
+            // A client the app cannot remember is of no use to anyone: ask the provider to forget it
+            // too, when it can be asked. Its answer changes nothing here.
+            if let uri = registration.registrationClientURI, let token = registration.registrationAccessToken {
+                _ = try? await send(HTTPRequest(method: "DELETE", url: uri, headers: [("Authorization", "Bearer \(token.value)")]))
+            }
+            throw error
+        }
         return registration
     }
 
@@ -101,7 +120,7 @@ public struct ClientRegistrar: Sendable {
     }
 
     /// Deletes the registration at the provider (RFC 7592 §2.3), then forgets it locally. The
-    /// provider's `204` confirms; a refusal keeps the stored registration.
+    /// provider's `204` (or `200`) confirms; a refusal keeps the stored registration.
     public func delete() async throws(ClientRegistrationError) {
         let (_, uri, token) = try await management()
         let response = try await send(HTTPRequest(method: "DELETE", url: uri, headers: [("Authorization", "Bearer \(token.value)")]))
