@@ -156,6 +156,67 @@ struct ClientRegistrarTests {
         #expect(try await refresh(basic: secret) == (401, "invalid_client"), "the secret expired")
     }
 
+    @Test("a secret that expires while a session runs: the refresh is refused, the session ends, the next launch registers again")
+    func secretExpiresDuringASession() async throws {
+        var provider = SimulatedProviderConfiguration()
+        provider.registeredSecretLifetime = .seconds(1800)
+        let env = try SimulatedSessionEnvironment(provider: provider)
+        let discovered = try await ProviderConfiguration.discover(
+            issuer: env.configuration.provider.issuer, clientID: "", redirectURI: Self.redirect, transport: env.provider)
+        let clock = env.clock
+        let registrations = InMemoryCredentialStore()
+        let registrar = ClientRegistrar(
+            provider: discovered, metadata: ClientMetadata(redirectURIs: [Self.redirect]), store: registrations, transport: env.provider,
+            now: { clock.wallClockNow() })
+        func session(_ registration: ClientRegistration) -> Session {
+            var configuration = SessionConfiguration(provider: discovered)
+            configuration.use(registration)
+            return Session(
+                configuration: configuration, transport: env.provider, store: InMemoryCredentialStore(), presenter: env.presenter,
+                deviceKeys: .none, clock: clock, wallClock: { clock.wallClockNow() })
+        }
+        let first = try await registrar.currentRegistration()
+        let running = session(first)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await running.signIn()
+        clock.advance(by: .seconds(1800))
+        do {
+            _ = try await running.refresh()
+            Issue.record("a refresh with an expired secret succeeded")
+        } catch {
+            #expect(error.requiresSignIn)
+        }
+        #expect(env.provider.requestLog.last { $0.endpoint == .token }?.errorCode == "invalid_client")
+        await running.shutdown()
+
+        let second = try await registrar.currentRegistration()
+        #expect(second.clientID != first.clientID)
+        let relaunched = session(second)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        #expect(try await relaunched.signIn().subject == "alice")
+        await relaunched.shutdown()
+    }
+
+    @Test("the stored form of a registration is pinned: a change to it would make stored registrations unreadable")
+    func storedForm() throws {
+        let registration = ClientRegistration(
+            issuer: "https://sim.1pass.test", clientID: "c", clientSecret: Secret("s"),
+            clientSecretExpiresAt: Date(timeIntervalSince1970: 1_800_000_000),
+            clientIDIssuedAt: Date(timeIntervalSince1970: 1_700_000_000), registrationAccessToken: Secret("t"),
+            registrationClientURI: URL(string: "https://sim.1pass.test/oauth/register/c"), tokenEndpointAuthMethod: .clientSecretBasic,
+            redirectURIs: [Self.redirect])
+        let sealed = try StoredPayloadCodec.seal(registration)
+        #expect(try StoredPayloadCodec.openRegistration(sealed) == registration)
+        let payload = String(decoding: sealed.dropFirst(StoreEnvelope.headerSize).dropLast(32), as: UTF8.self)
+        #expect(
+            payload
+                == #"{"clientID":"c","clientIDIssuedAt":721692800,"clientSecret":"s","clientSecretExpiresAt":821692800,"#
+                + #""issuer":"https://sim.1pass.test","redirectURIs":["com.example.app://oauth/callback"],"#
+                + #""registrationAccessToken":"t","registrationClientURI":"https://sim.1pass.test/oauth/register/c","#
+                + #""tokenEndpointAuthMethod":"client_secret_basic"}"#)
+        #expect(throws: CredentialStoreError.self) { try StoredPayloadCodec.openGuest(sealed) }
+    }
+
     @Test("client_secret_post is registered and used when asked for")
     func clientSecretPost() async throws {
         let rig = try await Rig()
