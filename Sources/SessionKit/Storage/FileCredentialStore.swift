@@ -2,13 +2,15 @@ import Dispatch
 public import Foundation
 public import SessionKitCore
 
-/// A ``CredentialStore``, ``DeviceCredentialStore`` and ``GuestCredentialStore`` kept in a
-/// directory of the file system, safe to share between processes.
+/// A ``CredentialStore``, ``DeviceCredentialStore``, ``GuestCredentialStore`` and
+/// ``ClientRegistrationStore`` kept in a directory of the file system, safe to share between
+/// processes.
 ///
-/// The directory (created with mode 0700) holds up to four files, each mode 0600:
+/// The directory (created with mode 0700) holds up to five files, each mode 0600:
 /// - `credentials`: the ``CredentialRecord``;
 /// - `device`: the ``DeviceCredential``, apart from the refresh token;
 /// - `guest`: the ``GuestCredential`` of a guest session, apart from both;
+/// - `registration`: the ``ClientRegistration`` of a dynamically registered client;
 /// - `lease.lock`: the lock file behind ``withLease(_:)``.
 ///
 /// Every write replaces a whole file atomically and durably (temporary file, `fsync`, `rename`,
@@ -21,10 +23,11 @@ public import SessionKitCore
 ///
 /// File I/O runs on a serial dispatch queue of this store, not on the Swift concurrency pool, since
 /// `fsync` can block for a long time; the queue also keeps this store's operations in call order.
-public final class FileCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
+public final class FileCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore, ClientRegistrationStore {
     static let credentialsFileName = "credentials"
     static let deviceFileName = "device"
     static let guestFileName = "guest"
+    static let registrationFileName = "registration"
     static let leaseFileName = "lease.lock"
 
     /// The directory that holds the store's files.
@@ -54,7 +57,8 @@ public final class FileCredentialStore: CredentialStore, DeviceCredentialStore, 
         self.directory = absolute
         let path = absolute.path(percentEncoded: false)
         let files = StoreDirectory(
-            path: path, fileSystem: fileSystem, managedNames: [Self.credentialsFileName, Self.deviceFileName, Self.guestFileName])
+            path: path, fileSystem: fileSystem,
+            managedNames: [Self.credentialsFileName, Self.deviceFileName, Self.guestFileName, Self.registrationFileName])
         self.files = files
         let queue = DispatchQueue(label: "SessionKit.FileCredentialStore")
         self.queue = queue
@@ -156,6 +160,34 @@ public final class FileCredentialStore: CredentialStore, DeviceCredentialStore, 
         let files = files
         try await Self.perform(on: queue) { () throws(CredentialStoreError) in
             try files.remove(Self.guestFileName)
+        }
+    }
+
+    // MARK: ClientRegistrationStore
+
+    /// Reads the client registration, or nil when none was saved.
+    public func loadRegistration() async throws(CredentialStoreError) -> ClientRegistration? {
+        let files = files
+        return try await Self.perform(on: queue) { () throws(CredentialStoreError) in
+            guard let bytes = try files.read(Self.registrationFileName) else { return nil }
+            return try StoredPayloadCodec.openRegistration(bytes)
+        }
+    }
+
+    /// Replaces the client registration atomically and durably.
+    public func saveRegistration(_ registration: ClientRegistration) async throws(CredentialStoreError) {
+        let files = files
+        let bytes = try StoredPayloadCodec.seal(registration)
+        try await Self.perform(on: queue) { () throws(CredentialStoreError) in
+            try files.replace(Self.registrationFileName, with: bytes)
+        }
+    }
+
+    /// Deletes the client registration durably; deleting a missing one succeeds.
+    public func removeRegistration() async throws(CredentialStoreError) {
+        let files = files
+        try await Self.perform(on: queue) { () throws(CredentialStoreError) in
+            try files.remove(Self.registrationFileName)
         }
     }
 

@@ -12,6 +12,8 @@ package enum StoredPayloadCodec {
     package static let deviceSchemaVersion = 1
     /// The schema version of ``GuestCredential`` payloads this build writes.
     package static let guestSchemaVersion = 1
+    /// The schema version of ``ClientRegistration`` payloads this build writes.
+    package static let registrationSchemaVersion = 1
 
     package static func seal(_ record: CredentialRecord) throws(CredentialStoreError) -> [UInt8] {
         StoreEnvelope.seal(
@@ -45,6 +47,18 @@ package enum StoredPayloadCodec {
         let kind = StoreEnvelope.Kind.guest
         let (_, payload) = try StoreEnvelope.open(bytes, kind: kind, supportedVersion: guestSchemaVersion)
         return try decode(GuestCredential.self, from: payload, noun: kind.noun)
+    }
+
+    package static func seal(_ registration: ClientRegistration) throws(CredentialStoreError) -> [UInt8] {
+        StoreEnvelope.seal(
+            try encode(registration, noun: StoreEnvelope.Kind.registration.noun), kind: .registration,
+            schemaVersion: registrationSchemaVersion)
+    }
+
+    package static func openRegistration(_ bytes: [UInt8]) throws(CredentialStoreError) -> ClientRegistration {
+        let kind = StoreEnvelope.Kind.registration
+        let (_, payload) = try StoreEnvelope.open(bytes, kind: kind, supportedVersion: registrationSchemaVersion)
+        return try decode(ClientRegistration.self, from: payload, noun: kind.noun)
     }
 
     private static func encode(_ value: some Encodable, noun: String) throws(CredentialStoreError) -> [UInt8] {

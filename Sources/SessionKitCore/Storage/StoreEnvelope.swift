@@ -22,6 +22,7 @@ package enum StoreEnvelope {
         case device
         case guest
         case importLedger
+        case registration
 
         var tag: [UInt8] {
             switch self {
@@ -29,6 +30,7 @@ package enum StoreEnvelope {
             case .device: Array("DEVC".utf8)
             case .guest: Array("GSTC".utf8)
             case .importLedger: Array("CXIL".utf8)
+            case .registration: Array("CREG".utf8)
             }
         }
 
@@ -39,6 +41,7 @@ package enum StoreEnvelope {
             case .device: "device credential"
             case .guest: "guest credential"
             case .importLedger: "import token ledger"
+            case .registration: "client registration"
             }
         }
     }

@@ -283,6 +283,22 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         state.withLock { $0.discoveryIssuerOverride = issuer }
     }
 
+    /// Makes the WebFinger endpoint answer as `answer` says (``SimulatedWebFingerAnswer/truth``
+    /// restores the truth), to test OpenID Connect Discovery §2's issuer discovery.
+    public func answerWebFinger(_ answer: SimulatedWebFingerAnswer) {
+        state.withLock { $0.webFingerAnswer = answer }
+    }
+
+    /// Every request the registration endpoint received, in order, with how it answered; no secret.
+    public var registrationRecords: [SimulatedProviderRegistrationRecord] {
+        state.withLock { $0.registrationRecords }
+    }
+
+    /// Whether a client registered through the registration endpoint exists (not deleted).
+    public func isRegistered(clientID: String) -> Bool {
+        state.withLock { $0.registeredClients[clientID] != nil }
+    }
+
     /// Scripts how the person answers the next device authorization request.
     public func scriptDeviceAuthorization(_ script: SimulatedProviderDeviceScript) {
         state.withLock { $0.deviceScripts.append(script) }

@@ -85,6 +85,9 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     /// A protected resource served at its own origin (see ``SimulatedResourceServer``); nil (the
     /// default) serves none.
     public var resourceServer: SimulatedResourceServer? = nil
+    /// How long the secret of a dynamically registered client lasts (`client_secret_expires_at`,
+    /// RFC 7591 §3.2.1); nil (the default) issues secrets that never expire.
+    public var registeredSecretLifetime: Duration? = nil
 
     /// Creates a configuration; every parameter has the 1pass.dev-shaped default.
     public init(

@@ -19,8 +19,15 @@ public enum SimulatedProviderEndpoint: String, Sendable, Hashable, CaseIterable,
     case deviceAuthorization
     /// `POST /api/v1/auth/anonymous_bootstrap` (a guest session from the device, no Bearer).
     case anonymousBootstrap
+    /// `POST /oauth/register` (RFC 7591 §3, dynamic client registration).
+    case registration
+    /// `GET` and `DELETE /oauth/register/{client_id}` (RFC 7592, Bearer: the registration access token).
+    case clientConfiguration
+    /// `GET /.well-known/webfinger` (RFC 7033, OpenID Connect Discovery §2).
+    case webFinger
 
-    /// The path under the issuer; for ``disconnect`` the prefix the client id follows.
+    /// The path under the issuer; for ``disconnect`` and ``clientConfiguration`` the prefix the client
+    /// id follows. ``webFinger`` is served at the host's root.
     public var path: String {
         switch self {
         case .discovery: "/.well-known/openid-configuration"
@@ -32,16 +39,24 @@ public enum SimulatedProviderEndpoint: String, Sendable, Hashable, CaseIterable,
         case .userInfo: "/oauth/userinfo"
         case .deviceAuthorization: "/oauth/device_authorization"
         case .anonymousBootstrap: "/api/v1/auth/anonymous_bootstrap"
+        case .registration: "/oauth/register"
+        case .clientConfiguration: "/oauth/register/"
+        case .webFinger: "/.well-known/webfinger"
         }
     }
 
-    /// The only method the endpoint accepts.
+    /// The method the endpoint accepts (for ``clientConfiguration``, which also takes `DELETE`, the reading one).
     public var method: String {
         switch self {
-        case .discovery, .jwks, .userInfo: "GET"
-        case .token, .revocation, .deviceKeyExchange, .deviceAuthorization, .anonymousBootstrap: "POST"
+        case .discovery, .jwks, .userInfo, .clientConfiguration, .webFinger: "GET"
+        case .token, .revocation, .deviceKeyExchange, .deviceAuthorization, .anonymousBootstrap, .registration: "POST"
         case .disconnect: "DELETE"
         }
+    }
+
+    /// Every method the endpoint accepts.
+    var methods: Set<String> {
+        self == .clientConfiguration ? ["GET", "DELETE"] : [method]
     }
 
     /// The endpoint's name, e.g. `token`.

@@ -24,9 +24,8 @@ extension SimulatedProviderState {
             // An undecodable query names no verified redirect URI either.
             throw .redirectURIMismatch
         }
-        guard query["client_id"] == configuration.clientID else { throw .unknownClient }
-        guard let redirectURI = query["redirect_uri"],
-            Self.redirectMatches(redirectURI, registered: configuration.redirectURI, configuration: configuration),
+        guard let clientID = query["client_id"], isKnownClient(clientID) else { throw .unknownClient }
+        guard let redirectURI = query["redirect_uri"], isRegisteredRedirect(redirectURI, for: clientID),
             let redirectURL = URL(string: redirectURI)
         else {
             throw .redirectURIMismatch
@@ -96,7 +95,7 @@ extension SimulatedProviderState {
             return callback([("error", "server_error")])
         }
         codes[code] = AuthorizationCode(
-            clientID: configuration.clientID, redirectURI: redirectURI, challenge: challenge, nonce: query["nonce"],
+            clientID: clientID, redirectURI: redirectURI, challenge: challenge, nonce: query["nonce"],
             subject: subject, scope: scope, issuedAt: now,
             authTime: options.maxAge != nil || configuration.alwaysIncludesAuthTime ? authTime : nil, acr: options.acr,
             dpopJKT: configuration.dpop != nil ? query["dpop_jkt"] : nil)

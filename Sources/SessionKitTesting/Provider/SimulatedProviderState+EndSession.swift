@@ -16,7 +16,7 @@ extension SimulatedProviderState {
         } catch {
             throw .invalidRequest
         }
-        if let clientID = query["client_id"], clientID != configuration.clientID { throw .unknownClient }
+        if let clientID = query["client_id"], !isKnownClient(clientID) { throw .unknownClient }
         var subject: String?
         if let hint = query["id_token_hint"] {
             subject = try hintSubject(hint, now: now)
@@ -56,7 +56,7 @@ extension SimulatedProviderState {
             claims["iss"] as? String == configuration.issuerString, let subject = claims["sub"] as? String
         else { throw .invalidIDTokenHint }
         let audience = (claims["aud"] as? String).map { [$0] } ?? (claims["aud"] as? [String] ?? [])
-        guard audience.contains(configuration.clientID) else { throw .invalidIDTokenHint }
+        guard audience.contains(where: isKnownClient) else { throw .invalidIDTokenHint }
         return subject
     }
 }

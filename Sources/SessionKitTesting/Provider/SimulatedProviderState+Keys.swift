@@ -25,8 +25,15 @@ extension SimulatedProviderState {
             ("subject_types_supported", .array([.string("public")])),
             ("id_token_signing_alg_values_supported", .array([.string(configuration.idTokenSigningAlgorithm.rawValue)])),
             ("code_challenge_methods_supported", .array([.string("S256")])),
-            ("token_endpoint_auth_methods_supported", .array([.string("none")])),
-            ("revocation_endpoint_auth_methods_supported", .array([.string("none")])),
+            ("registration_endpoint", .string(configuration.url(for: SimulatedProviderEndpoint.registration.path))),
+            (
+                "token_endpoint_auth_methods_supported",
+                .array(["none", "client_secret_basic", "client_secret_post"].map(SimulatedProviderJSON.string))
+            ),
+            (
+                "revocation_endpoint_auth_methods_supported",
+                .array(["none", "client_secret_basic", "client_secret_post"].map(SimulatedProviderJSON.string))
+            ),
             ("scopes_supported", .array(["openid", "profile:basic", "email"].map(SimulatedProviderJSON.string))),
         ]
         if configuration.includesIssuerInCallback {

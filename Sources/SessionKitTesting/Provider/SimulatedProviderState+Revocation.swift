@@ -6,8 +6,9 @@ extension SimulatedProviderState {
     ///
     /// An unknown, expired or already revoked token is answered with 200 too (RFC 7009 §2.2), so a
     /// client cannot probe which tokens exist.
-    mutating func revocationAnswer(_ request: HTTPRequest, form decoded: Result<[String: String], SimulatedProviderForm.Failure>) -> Answer
-    {
+    mutating func revocationAnswer(
+        _ request: HTTPRequest, form decoded: Result<[String: String], SimulatedProviderForm.Failure>, now: Date
+    ) -> Answer {
         guard Self.hasContentType(request, "application/x-www-form-urlencoded") else {
             return Self.error(400, "invalid_request", "the body must be application/x-www-form-urlencoded")
         }
@@ -16,9 +17,7 @@ extension SimulatedProviderState {
         case .success(let fields): form = fields
         case .failure(let failure): return Self.formError(failure)
         }
-        guard form["client_id"] == configuration.clientID else {
-            return Self.error(401, "invalid_client", "unknown client")
-        }
+        if let refusal = clientAuthenticationRefusal(request, form: form, now: now) { return refusal }
         guard let token = form["token"] else { return Self.error(400, "invalid_request", "token is missing") }
         if let hint = form["token_type_hint"], hint != "refresh_token", hint != "access_token" {
             return Self.error(400, "unsupported_token_type")

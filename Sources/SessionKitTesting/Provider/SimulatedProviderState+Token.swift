@@ -16,9 +16,7 @@ extension SimulatedProviderState {
         case .success(let fields): form = fields
         case .failure(let failure): return Self.formError(failure)
         }
-        guard form["client_id"] == configuration.clientID else {
-            return Self.error(401, "invalid_client", "unknown client")
-        }
+        if let refusal = clientAuthenticationRefusal(request, form: form, now: now) { return refusal }
         var proofKey: String?
         if let dpop = configuration.dpop {
             switch checkDPoPProof(request, dpop: dpop, now: now) {

@@ -177,6 +177,12 @@ struct SimulatedProviderState {
     var userInfoSubjectOverride: String?
     var userInfoSigning: SimulatedUserInfoSigning?
     var discoveryIssuerOverride: String?
+    var webFingerAnswer: SimulatedWebFingerAnswer = .truth
+    /// The clients registered through the registration endpoint, by client id.
+    var registeredClients: [String: RegisteredClient] = [:]
+    var registrationCounter = 0
+    /// Every registration request's metadata, in order; no secret.
+    var registrationRecords: [SimulatedProviderRegistrationRecord] = []
 
     /// The DPoP nonce every proof must carry, when the configuration requires one.
     var dpopNonce: String?
@@ -213,7 +219,7 @@ struct SimulatedProviderState {
             appendLog(request, path: path, endpoint: nil, grantType: nil, status: nil, errorCode: nil, fault: nil, now: now)
             return .fail(.connectionFailed("no simulated host answers at this address"))
         }
-        let relative = relativePath(path)
+        let relative = path == SimulatedProviderEndpoint.webFinger.path ? path : relativePath(path)
         guard let (endpoint, clientIDSegment) = Self.endpoint(forRelativePath: relative) else {
             let answer = Self.error(404, "not_found")
             appendLog(request, path: path, endpoint: nil, grantType: nil, status: 404, errorCode: answer.errorCode, fault: nil, now: now)
@@ -234,8 +240,8 @@ struct SimulatedProviderState {
             return answer.response
         }
         func process(tampering: SimulatedProviderFault.IDTokenTampering? = nil) -> Answer {
-            guard request.method == endpoint.method else {
-                return Answer(HTTPResponse(status: 405, headers: ["Allow": endpoint.method]))
+            guard endpoint.methods.contains(request.method) else {
+                return Answer(HTTPResponse(status: 405, headers: ["Allow": endpoint.methods.sorted().joined(separator: ", ")]))
             }
             return handle(endpoint, request, form: form, clientIDSegment: clientIDSegment, now: now, tampering: tampering)
         }
@@ -289,12 +295,15 @@ struct SimulatedProviderState {
         case .discovery: discoveryAnswer()
         case .jwks: jwksAnswer(now: now)
         case .token: tokenAnswer(request, form: form ?? Self.decodedForm(of: request), now: now, tampering: tampering)
-        case .revocation: revocationAnswer(request, form: form ?? Self.decodedForm(of: request))
+        case .revocation: revocationAnswer(request, form: form ?? Self.decodedForm(of: request), now: now)
         case .deviceKeyExchange: deviceKeyExchangeAnswer(request, now: now)
         case .disconnect: disconnectAnswer(request, clientID: clientIDSegment ?? "", now: now)
         case .userInfo: userInfoAnswer(request, now: now)
         case .deviceAuthorization: deviceAuthorizationAnswer(request, now: now)
         case .anonymousBootstrap: anonymousBootstrapAnswer(request, now: now)
+        case .registration: registrationAnswer(request, now: now)
+        case .clientConfiguration: clientConfigurationAnswer(request, clientID: clientIDSegment ?? "", now: now)
+        case .webFinger: webFingerAnswer(request)
         }
     }
 
@@ -320,14 +329,15 @@ struct SimulatedProviderState {
 
     /// The endpoint a path under the issuer names, with the percent-decoded client id of a disconnect.
     static func endpoint(forRelativePath path: String) -> (SimulatedProviderEndpoint, String?)? {
-        for endpoint in SimulatedProviderEndpoint.allCases where endpoint != .disconnect {
+        for endpoint in SimulatedProviderEndpoint.allCases where endpoint != .disconnect && endpoint != .clientConfiguration {
             if path == endpoint.path { return (endpoint, nil) }
         }
-        let prefix = SimulatedProviderEndpoint.disconnect.path
-        guard path.hasPrefix(prefix) else { return nil }
-        let segment = String(path.dropFirst(prefix.count))
-        guard !segment.isEmpty, !segment.contains("/"), let clientID = segment.removingPercentEncoding else { return nil }
-        return (.disconnect, clientID)
+        for endpoint in [SimulatedProviderEndpoint.disconnect, .clientConfiguration] where path.hasPrefix(endpoint.path) {
+            let segment = String(path.dropFirst(endpoint.path.count))
+            guard !segment.isEmpty, !segment.contains("/"), let clientID = segment.removingPercentEncoding else { return nil }
+            return (endpoint, clientID)
+        }
+        return nil
     }
 
     static func form(of request: HTTPRequest) throws(SimulatedProviderForm.Failure) -> [String: String] {
@@ -357,7 +367,8 @@ struct SimulatedProviderState {
     }
 
     static func cannedAnswer(_ fault: SimulatedProviderFault, endpoint: SimulatedProviderEndpoint) -> Answer {
-        let usesBearer = endpoint == .deviceKeyExchange || endpoint == .disconnect || endpoint == .userInfo
+        let usesBearer =
+            endpoint == .deviceKeyExchange || endpoint == .disconnect || endpoint == .userInfo || endpoint == .clientConfiguration
         switch fault {
         case .serverError(let status, let retryAfter):
             return error(

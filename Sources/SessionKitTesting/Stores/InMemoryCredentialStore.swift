@@ -2,15 +2,17 @@ public import SessionKit
 public import SessionKitCore
 import Synchronization
 
-/// A `CredentialStore`, `DeviceCredentialStore` and `GuestCredentialStore` held in memory, with
-/// hooks for tests.
+/// A `CredentialStore`, `DeviceCredentialStore`, `GuestCredentialStore` and
+/// `ClientRegistrationStore` held in memory, with hooks for tests.
 ///
 /// It behaves like the durable stores where a session can tell: whole-record replaces, a failed
 /// save leaves the previous record in place, and ``withLease(_:)`` is exclusive (within this
 /// process) and reentrant in the same way. Tests can make the next operations fail, count
 /// operations, and read or replace the stored values directly — for instance to play another
 /// process that refreshed in the meantime.
-public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore {
+public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialStore, GuestCredentialStore,
+    ClientRegistrationStore
+{
     /// A store operation, for ``failNext(_:times:with:)`` and ``count(of:)``.
     @nonexhaustive
     public enum Operation: Sendable, Hashable, CaseIterable {
@@ -30,12 +32,19 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
         case saveGuest
         /// `GuestCredentialStore.removeGuest()`.
         case removeGuest
+        /// `ClientRegistrationStore.loadRegistration()`.
+        case loadRegistration
+        /// `ClientRegistrationStore.saveRegistration(_:)`.
+        case saveRegistration
+        /// `ClientRegistrationStore.removeRegistration()`.
+        case removeRegistration
     }
 
     private struct State {
         var record: CredentialRecord
         var device: DeviceCredential?
         var guest: GuestCredential?
+        var registration: ClientRegistration?
         var counts: [Operation: Int] = [:]
         var failures: [Operation: [CredentialStoreError]] = [:]
         var leaseCount = 0
@@ -54,6 +63,11 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
     /// The stored record, read without counting or failing.
     public var record: CredentialRecord {
         state.withLock { $0.record }
+    }
+
+    /// The stored client registration, read without counting or failing.
+    public var registration: ClientRegistration? {
+        state.withLock { $0.registration }
     }
 
     /// The stored device credential, read without counting or failing.
@@ -170,6 +184,23 @@ public final class InMemoryCredentialStore: CredentialStore, DeviceCredentialSto
     /// Forgets the guest credential, or throws the next injected failure and keeps it.
     public func removeGuest() async throws(CredentialStoreError) {
         try perform(.removeGuest) { $0.guest = nil }
+    }
+
+    // MARK: ClientRegistrationStore
+
+    /// Returns the stored client registration, or the next injected failure.
+    public func loadRegistration() async throws(CredentialStoreError) -> ClientRegistration? {
+        try perform(.loadRegistration) { $0.registration }
+    }
+
+    /// Replaces the client registration, or throws the next injected failure and keeps the old one.
+    public func saveRegistration(_ registration: ClientRegistration) async throws(CredentialStoreError) {
+        try perform(.saveRegistration) { $0.registration = registration }
+    }
+
+    /// Forgets the client registration, or throws the next injected failure and keeps it.
+    public func removeRegistration() async throws(CredentialStoreError) {
+        try perform(.removeRegistration) { $0.registration = nil }
     }
 
     private func perform<Value: Sendable>(

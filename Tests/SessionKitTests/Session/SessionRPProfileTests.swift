@@ -4,7 +4,7 @@ import SessionKitJOSE
 import SessionKitTesting
 import Testing
 
-/// The OpenID Connect RP certification cases (Basic, Config, RP-Initiated Logout) a native
+/// The OpenID Connect RP certification cases (Basic, Config, Dynamic, RP-Initiated Logout) a native
 /// code-flow client can play against the simulated provider, each named by its test id, with the
 /// specification section it checks. The DocC *Testing* article's table lists every case of the
 /// profiles and where each one is tested or why it does not apply.
@@ -183,6 +183,130 @@ struct SessionRPProfileTests {
         try await env.finish()
     }
 
+    @Test("rp-key-rotation-op-sign-key-native: a key rotated just before a new sign-in's id_token is fetched (Core §10.1.1)")
+    func rpKeyRotationOPSignKeyNative() async throws {
+        let env = try await discovered()
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await env.session.signIn()
+        try await env.session.signOut()
+        // The keys the first sign-in fetched are still cached; the next id_token is signed under a new kid.
+        let next = try env.provider.rotateSigningKey(retainPreviousFor: .zero)
+        env.presenter.enqueue(.approve(subject: "alice"))
+        #expect(try await env.session.signIn().subject == "alice")
+        let idToken = try #require(env.store.record.session?.idToken)
+        #expect(try CompactJWS.decode(idToken.value).header.keyID == next)
+        #expect(env.provider.requestCount(for: .jwks) == 2, "one fetch for the first sign-in, one for the unknown kid")
+        try await env.finish()
+    }
+
+    @Test("rp-discovery-jwks_uri-keys: the id_token is verified with the keys at the discovered jwks_uri (Discovery §3)")
+    func rpDiscoveryJWKSURIKeys() async throws {
+        let env = try await discovered()
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await env.session.signIn()
+        let fetched = env.provider.requestLog.filter { $0.endpoint == .jwks }.map(\.path)
+        #expect(fetched == ["/.well-known/jwks.json"])
+        try await env.finish()
+    }
+
+    @Test("rp-discovery-webfinger-acct: an acct: identifier leads to the issuer by WebFinger (Discovery §2)")
+    func rpDiscoveryWebFingerAcct() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let found = try await ProviderConfiguration.discover(
+            identifier: "acct:alice@sim.1pass.test", clientID: env.configuration.provider.clientID,
+            redirectURI: env.configuration.provider.redirectURI, transport: env.provider)
+        #expect(found.issuer == env.configuration.provider.issuer)
+        let query = try #require(env.provider.requestLog.first { $0.endpoint == .webFinger })
+        #expect(query.status == 200)
+    }
+
+    @Test("rp-discovery-webfinger-url: a URL identifier leads to the issuer by WebFinger (Discovery §2.1)")
+    func rpDiscoveryWebFingerURL() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let found = try await ProviderConfiguration.discover(
+            identifier: "https://sim.1pass.test/joe", clientID: env.configuration.provider.clientID,
+            redirectURI: env.configuration.provider.redirectURI, transport: env.provider)
+        #expect(found.issuer == env.configuration.provider.issuer)
+    }
+
+    @Test("rp-discovery-webfinger-http-href: an issuer link over plain http is refused (Discovery §2)")
+    func rpDiscoveryWebFingerHTTPHref() async throws {
+        let env = try SimulatedSessionEnvironment()
+        env.provider.answerWebFinger(.issuer("http://sim.1pass.test"))
+        await #expect(throws: ConfigurationError.webFingerFailed("the WebFinger answer's issuer is not an https URL")) {
+            try await ProviderConfiguration.issuer(forIdentifier: "alice@sim.1pass.test", transport: env.provider)
+        }
+    }
+
+    @Test("rp-discovery-webfinger-unknown-member: members the client does not know are ignored (RFC 7033 §4.4)")
+    func rpDiscoveryWebFingerUnknownMember() async throws {
+        let env = try SimulatedSessionEnvironment()
+        env.provider.answerWebFinger(.unknownMembers)
+        #expect(
+            try await ProviderConfiguration.issuer(forIdentifier: "alice@sim.1pass.test", transport: env.provider)
+                == "https://sim.1pass.test")
+    }
+
+    // MARK: Dynamic
+
+    @Test("rp-registration-dynamic: the client registers, then signs in with the issued credentials (Registration §3)")
+    func rpRegistrationDynamic() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let base = env.configuration.provider
+        let found = try await ProviderConfiguration.discover(
+            issuer: base.issuer, clientID: "", redirectURI: base.redirectURI, scopes: base.scopes, transport: env.provider)
+        let clock = env.clock
+        let registration = try await ClientRegistrar(
+            provider: found, metadata: ClientMetadata(redirectURIs: [base.redirectURI]), store: InMemoryCredentialStore(),
+            transport: env.provider, now: { clock.wallClockNow() }
+        ).currentRegistration()
+        var configuration = SessionConfiguration(provider: found)
+        configuration.use(registration)
+        let session = Session(
+            configuration: configuration, transport: env.provider, store: InMemoryCredentialStore(), presenter: env.presenter,
+            deviceKeys: .none, clock: env.clock, wallClock: { clock.wallClockNow() })
+        env.presenter.enqueue(.approve(subject: "alice"))
+        #expect(try await session.signIn().subject == "alice")
+        let record = try #require(env.provider.registrationRecords.first)
+        #expect(record.applicationType == "native")
+        #expect(record.clientID == registration.clientID)
+        #expect(env.provider.authorizationRecords.count == 1)
+        await session.shutdown()
+    }
+
+    @Test(
+        "rp-registration-redirect_uris: the registration names the redirect URI and a refusal of it is typed (Registration §2, RFC 7591 §3.2.2)"
+    )
+    func rpRegistrationRedirectURIs() async throws {
+        let env = try SimulatedSessionEnvironment()
+        let found = try await ProviderConfiguration.discover(
+            issuer: env.configuration.provider.issuer, clientID: "", redirectURI: env.configuration.provider.redirectURI,
+            transport: env.provider)
+        let registrar = ClientRegistrar(
+            provider: found, metadata: ClientMetadata(redirectURIs: [URL(string: "https://web.example/cb")!]),
+            store: InMemoryCredentialStore(),
+            transport: env.provider, now: { Date(timeIntervalSince1970: 0) })
+        do {
+            try await registrar.register()
+            Issue.record("a native client registered an https redirect URI")
+        } catch {
+            #expect(error.code == .invalidRedirectURI)
+        }
+        #expect(env.provider.registrationRecords.first?.redirectURIs == ["https://web.example/cb"])
+    }
+
+    @Test("rp-request_uri-sig, rp-request_uri-unsigned: do not apply; the request goes as plain query parameters (Core §6)")
+    func rpRequestURI() async throws {
+        let env = try await discovered()
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await env.session.signIn()
+        let url = try #require(env.presenter.presentedRequests.first?.url)
+        let names = Set((URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map(\.name))
+        #expect(names.isDisjoint(with: ["request", "request_uri"]))
+        #expect(names.isSuperset(of: ["client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge"]))
+        try await env.finish()
+    }
+
     // MARK: RP-Initiated Logout
 
     @Test(
@@ -203,6 +327,51 @@ struct SessionRPProfileTests {
         #expect(!env.provider.hasBrowserSession(for: "alice"))
         #expect(env.session.stage == .signedOut)
         try await env.finish()
+    }
+
+    @Test("rp-init-logout-other-state: a return with a state the client did not send is not taken (RP-Initiated Logout §3)")
+    func rpInitLogoutOtherState() async throws {
+        try await expectLogoutReturnRefused { url in
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+            components.queryItems = (components.queryItems ?? []).map {
+                $0.name == "state" ? URLQueryItem(name: "state", value: "other") : $0
+            }
+            return components.url!
+        }
+    }
+
+    @Test("rp-init-logout-no-state: a return without the state the client sent is not taken (RP-Initiated Logout §3)")
+    func rpInitLogoutNoState() async throws {
+        try await expectLogoutReturnRefused { url in
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+            components.queryItems = (components.queryItems ?? []).filter { $0.name != "state" }
+            if components.queryItems?.isEmpty == true { components.queryItems = nil }
+            return components.url!
+        }
+    }
+
+    /// Signs in, signs out with a logout page that never answers by itself, and offers the session
+    /// the provider's return altered by `alter`: it is not consumed; the logout ends by its timeout
+    /// (the credentials already wiped) and says the provider's session may remain.
+    private func expectLogoutReturnRefused(_ alter: (URL) -> URL) async throws {
+        let env = try await discovered {
+            $0.endsProviderSessionAtSignOut = true
+            $0.postLogoutRedirectURI = URL(string: "com.example.app://oauth/logged-out")!
+        }
+        env.presenter.enqueue(.approve(subject: "alice"))
+        try await env.session.signIn()
+        env.presenter.enqueue(.neverAnswer)
+        let session = env.session
+        let signOut = Task { try await session.signOut() }
+        await env.presenter.waitForSuspendedPresentations(count: 1)
+        let request = try #require(env.presenter.presentedRequests.last)
+        let returned = try #require(try env.provider.endSession(request.url))
+        #expect(env.session.handle(alter(returned)) == false)
+        #expect(env.session.stage == .revoking, "the logout still waits for its own return")
+        #expect(env.store.record.session == nil, "the credentials were wiped before the page opened")
+        _ = await env.advanceToNextSleeper()
+        try await signOut.value
+        #expect(env.session.stage == .signedOut)
     }
 
     // MARK: Further misbehaviours of a certification run

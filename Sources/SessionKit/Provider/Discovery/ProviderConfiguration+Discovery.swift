@@ -15,7 +15,8 @@ extension ProviderConfiguration {
     /// `id_token_signing_alg_values_supported` that SessionKit verifies (RS256, ES256); RS256 when
     /// it names neither. The client authentication methods of the token and revocation endpoints
     /// (`token_endpoint_auth_methods_supported`, `revocation_endpoint_auth_methods_supported`)
-    /// are kept for ``ClientAuthentication``. An id_token without `kid` is accepted when the key set holds exactly one
+    /// are kept for ``ClientAuthentication``, and the registration endpoint
+    /// (`registration_endpoint`) for ``ClientRegistrar``. An id_token without `kid` is accepted when the key set holds exactly one
     /// key for its `alg` (OpenID Connect Core §10.1, ``allowsMissingKeyID``).
     ///
     /// Every URL must be `https`, except on a loopback host (`127.0.0.0/8`, `localhost`, `::1`),
@@ -79,11 +80,12 @@ extension ProviderConfiguration {
         configuration.allowsMissingKeyID = true
         configuration.tokenEndpointAuthMethods = document.tokenEndpointAuthMethods
         configuration.revocationEndpointAuthMethods = document.revocationEndpointAuthMethods
+        configuration.registrationEndpoint = try document.optionalEndpoint(\.registrationEndpoint, "registration_endpoint")
         return configuration
     }
 
     /// `https`, or `http` on a loopback host; absolute, with a host.
-    fileprivate static func requireSecure(_ url: URL, name: String) throws(ConfigurationError) {
+    static func requireSecure(_ url: URL, name: String) throws(ConfigurationError) {
         guard let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
             throw .invalidURL("\(name) is not an absolute URL")
         }
@@ -97,7 +99,7 @@ extension ProviderConfiguration {
         }
     }
 
-    private static func isLoopback(_ host: String) -> Bool {
+    static func isLoopback(_ host: String) -> Bool {
         let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
         if bare == "localhost" || bare == "::1" { return true }
         let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
@@ -127,6 +129,7 @@ private struct DiscoveryDocument: Decodable {
     var idTokenSigningAlgorithms: [String]?
     var tokenEndpointAuthMethods: [String]?
     var revocationEndpointAuthMethods: [String]?
+    var registrationEndpoint: String?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -140,6 +143,7 @@ private struct DiscoveryDocument: Decodable {
         case idTokenSigningAlgorithms = "id_token_signing_alg_values_supported"
         case tokenEndpointAuthMethods = "token_endpoint_auth_methods_supported"
         case revocationEndpointAuthMethods = "revocation_endpoint_auth_methods_supported"
+        case registrationEndpoint = "registration_endpoint"
     }
 
     init(decoding data: Data) throws(ConfigurationError) {

@@ -15,6 +15,10 @@ public enum ConfigurationError: Error, Sendable, Hashable {
     /// The token endpoint lists its client authentication methods
     /// (`token_endpoint_auth_methods_supported`) and the configured one, named here, is not among them.
     case unsupportedClientAuthentication(String)
+    /// The input is not an identifier issuer discovery can use (OpenID Connect Discovery §2.1).
+    case invalidIdentifier(String)
+    /// The WebFinger query (OpenID Connect Discovery §2) failed, or its answer named no usable issuer.
+    case webFingerFailed(String)
 }
 
 /// Where a provider's endpoints are and who the app is to it.
@@ -61,6 +65,10 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// as the specification allows; off for the 1pass.dev profile, whose reference SDKs require a
     /// `kid`, and for a configuration built from explicit endpoints unless set.
     public var allowsMissingKeyID = false
+    /// The dynamic client registration endpoint (RFC 7591 §3, OpenID Connect Dynamic Client
+    /// Registration 1.0 §3), where ``ClientRegistrar`` registers the app; `nil` when the provider
+    /// offers none.
+    public var registrationEndpoint: URL?
     /// The client authentication methods the token endpoint takes
     /// (`token_endpoint_auth_methods_supported`, OpenID Connect Discovery §3); `nil` when the
     /// provider does not say. The device authorization endpoint takes the same (RFC 8628 §3.1).
