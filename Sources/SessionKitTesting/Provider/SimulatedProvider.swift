@@ -140,6 +140,12 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         state.withLock { $0.dpopNonce = try? RandomToken.generate(byteCount: 16) }
     }
 
+    /// Issues every later token as `Bearer` while still checking proofs: a provider that stops
+    /// sender-constraining mid-session. Only meaningful with ``SimulatedProviderConfiguration/dpop``.
+    public func stopBindingTokens() {
+        state.withLock { $0.dpopIssuesBearer = true }
+    }
+
     /// Forgets every fault not shown yet.
     public func clearScriptedFaults() {
         state.withLock { $0.faults = [:] }

@@ -79,6 +79,7 @@ extension ProviderConfiguration {
         configuration.allowsMissingKeyID = true
         configuration.tokenEndpointAuthMethods = document.tokenEndpointAuthMethods
         configuration.revocationEndpointAuthMethods = document.revocationEndpointAuthMethods
+        configuration.dpopSigningAlgorithms = document.dpopSigningAlgorithms
         return configuration
     }
 
@@ -127,6 +128,7 @@ private struct DiscoveryDocument: Decodable {
     var idTokenSigningAlgorithms: [String]?
     var tokenEndpointAuthMethods: [String]?
     var revocationEndpointAuthMethods: [String]?
+    var dpopSigningAlgorithms: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -140,6 +142,7 @@ private struct DiscoveryDocument: Decodable {
         case idTokenSigningAlgorithms = "id_token_signing_alg_values_supported"
         case tokenEndpointAuthMethods = "token_endpoint_auth_methods_supported"
         case revocationEndpointAuthMethods = "revocation_endpoint_auth_methods_supported"
+        case dpopSigningAlgorithms = "dpop_signing_alg_values_supported"
     }
 
     init(decoding data: Data) throws(ConfigurationError) {
