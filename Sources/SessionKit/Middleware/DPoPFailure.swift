@@ -21,9 +21,11 @@ public struct DPoPFailure: Error, Sendable, Hashable, CustomStringConvertible {
         /// A `cnf.jkt` in the token response or the JWT access token names another key.
         public static let thumbprintMismatch = Code("dpop_thumbprint_mismatch")
         /// A refresh was refused with `use_dpop_nonce`, and its one retry with the provider's
-        /// nonce was answered `invalid_grant`: the provider spent the refresh token on the request
-        /// it refused (RFC 9449 §8 lets it refuse before, not after, using the grant). The refresh
-        /// token is dead; the session ends with this reason and never retries.
+        /// nonce, presenting the same refresh token, was answered `invalid_grant`. Most likely the
+        /// provider spent the token on the request it refused (RFC 9449 §8 has it refuse before
+        /// using the grant); a token that was already dead answers the same, and the two cannot be
+        /// told apart from here. Either way the refresh token is dead: the session ends with this
+        /// reason, keeps nothing it cannot use, and never retries.
         public static let refreshTokenSpentByNonceRetry = Code("dpop_refresh_token_spent_by_nonce_retry")
 
         /// The key the refresh token is bound to is gone or is another key (a reset Keychain, a
