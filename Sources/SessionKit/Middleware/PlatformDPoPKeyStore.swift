@@ -2,8 +2,9 @@ import SessionKitCore
 public import SessionKitJOSE
 
 /// What a platform offers for holding DPoP keys: the Secure Enclave, a Keychain key item. The
-/// Apple implementation (``KeychainDPoPKeyBackend``) is thin glue; every decision about which to
-/// use and what to do when one fails is ``PlatformDPoPKeyStore``'s, tested on every platform.
+/// Apple implementation (`KeychainDPoPKeyBackend`, compiled only where Security is) is thin glue;
+/// every decision about which to use and what to do when one fails is ``PlatformDPoPKeyStore``'s,
+/// tested on every platform.
 public protocol DPoPPlatformKeyBackend: Sendable {
     /// Whether this device has a Secure Enclave that can hold P-256 signing keys.
     var hasSecureEnclave: Bool { get }

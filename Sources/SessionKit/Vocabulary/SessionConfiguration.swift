@@ -97,7 +97,7 @@ public struct SessionConfiguration: Sendable {
     /// deleted with it.
     public var dpop: DPoPPolicy = .off
     /// Where the session's DPoP keys live: on Apple platforms the Secure Enclave when the device
-    /// has one, else a Keychain key (``PlatformDPoPKeyStore`` over ``KeychainDPoPKeyBackend``);
+    /// has one, else a Keychain key (``PlatformDPoPKeyStore`` over `KeychainDPoPKeyBackend`);
     /// elsewhere the credential record (``RecordDPoPKeyStore``).
     public var dpopKeyStore: any DPoPKeyStore = Self.platformDPoPKeyStore
 

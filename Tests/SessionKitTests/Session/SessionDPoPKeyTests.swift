@@ -80,7 +80,8 @@ struct SessionDPoPKeyTests {
         #expect(stored.tokensAreBound)
         #expect(stored.privateScalar != nil)
         let url = try #require(env.presenter.presentedRequests.first?.authorizationURL)
-        #expect(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "dpop_jkt" }?.value == stored.thumbprint)
+        let jkt = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "dpop_jkt" }?.value
+        #expect(jkt == stored.thumbprint)
         #expect(env.session.dpop.holder.thumbprint == stored.thumbprint)
         let bytes = try StoredPayloadCodec.seal(env.store.record)
         #expect(Array(bytes[12..<16]) == [0, 0, 0, 2])
