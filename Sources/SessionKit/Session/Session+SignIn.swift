@@ -69,9 +69,17 @@ extension Session {
     /// revocation. From then on, requests are signed with the sign-in's DPoP key.
     func storeSignedIn(_ tokens: VerifiedTokens, key: DPoPSignInKey?) async throws(SessionError) {
         let stored = tokens.stored()
-        if case .failure(let error) = await update({ $0.storeSignedIn(stored) }) {
-            throw .storage(error)
+        let replaced: StoredDPoPKey?
+        switch await updateReporting({ record -> StoredDPoPKey? in
+            let old = record.session?.dpopKey
+            record.storeSignedIn(stored)
+            return old
+        }) {
+        case .success(let old): replaced = old
+        case .failure(let error): throw .storage(error)
         }
         adopt(key, for: tokens)
+        // The earlier session's key goes with it (its refresh token waits for revocation).
+        if let replaced, replaced.thumbprint != stored.dpopKey?.thumbprint { await dpop.keyStore.deleteKey(replaced) }
     }
 }

@@ -135,12 +135,19 @@ struct SessionDPoPKeyTests {
         try await env.finish()
     }
 
-    @Test("a guest session gets its own key, kept through its renewals")
+    @Test("a guest session gets its own key; the sign-in that replaces the guest replaces its key")
     func guestKey() async throws {
-        let env = try Self.environment()
+        let backend = InMemoryDPoPKeyBackend()
+        let env = try Self.environment(keyStore: PlatformDPoPKeyStore(backend: backend))
         _ = try await env.session.startGuestSession()
-        let stored = try #require(env.store.record.session?.dpopKey)
-        #expect(env.session.dpop.holder.thumbprint == stored.thumbprint)
+        let guest = try #require(env.store.record.session?.dpopKey)
+        #expect(env.session.dpop.holder.thumbprint == guest.thumbprint)
+        #expect(backend.count == 1)
+        try await Self.signIn(env)
+        let signedIn = try #require(env.store.record.session?.dpopKey)
+        #expect(signedIn.thumbprint != guest.thumbprint)
+        #expect(env.session.dpop.holder.thumbprint == signedIn.thumbprint)
+        #expect(backend.count == 1)
         try await env.finish()
     }
 
