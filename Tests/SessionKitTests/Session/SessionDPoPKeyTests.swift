@@ -274,6 +274,26 @@ struct SessionDPoPKeyTests {
         }
     }
 
+    @Test("discovery reads dpop_signing_alg_values_supported; whenSupported then binds the session")
+    func discoveredSupport() async throws {
+        var configuration = SimulatedProviderConfiguration()
+        configuration.dpop = SimulatedProviderDPoP()
+        let probe = try SimulatedSessionEnvironment(provider: configuration)
+        let base = probe.configuration.provider
+        let found = try await ProviderConfiguration.discover(
+            issuer: base.issuer, clientID: base.clientID, redirectURI: base.redirectURI, scopes: base.scopes, transport: probe.provider)
+        #expect(found.dpopSigningAlgorithms == ["ES256"])
+        let env = try Self.environment(policy: .whenSupported, advertises: false)
+        #expect(env.configuration.provider.dpopSigningAlgorithms == nil)
+        let bound = try SimulatedSessionEnvironment(provider: configuration) {
+            $0.dpop = .whenSupported
+            $0.provider.dpopSigningAlgorithms = found.dpopSigningAlgorithms
+        }
+        try await Self.signIn(bound)
+        #expect(bound.store.record.session?.dpopKey?.tokensAreBound == true)
+        try await bound.finish()
+    }
+
     @Test("the policy reads discovery's dpop_signing_alg_values_supported")
     func policyRequirement() throws {
         var provider = try SimulatedProvider(
