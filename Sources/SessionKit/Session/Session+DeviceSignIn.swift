@@ -86,6 +86,7 @@ extension Session {
         } catch let failure {
             error = failure
         }
+        if let key = deviceSignInKey { await dpop.keyStore.deleteKey(key.stored) }
         modify { $0.exchangeFailed(error, generation: generation) }
     }
 

@@ -37,6 +37,8 @@ extension Session {
         } catch let failure {
             error = failure
         }
+        // Nothing was stored with the sign-in's key: it is not kept where it would be forgotten.
+        if let key = attempt.dpopKey { await dpop.keyStore.deleteKey(key.stored) }
         modify { $0.exchangeFailed(error, generation: generation) }
     }
 

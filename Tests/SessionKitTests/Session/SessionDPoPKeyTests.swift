@@ -251,13 +251,15 @@ struct SessionDPoPKeyTests {
         try await env.finish()
     }
 
-    @Test("required: a provider that answers the sign-in with Bearer is an error")
+    @Test("required: a provider that answers the sign-in with Bearer is an error, and the sign-in's key is not kept")
     func bearerWhereRequired() async throws {
-        let env = try Self.environment(policy: .required, dpop: nil)
+        let backend = InMemoryDPoPKeyBackend()
+        let env = try Self.environment(policy: .required, dpop: nil, keyStore: PlatformDPoPKeyStore(backend: backend))
         env.presenter.enqueue(.approve(subject: "alice"))
         let error = await Self.failure { () async throws(SessionError) in _ = try await env.session.signIn() }
         #expect(error == .provider(.dpop(DPoPFailure(.bearerWhereRequired))))
         #expect(env.store.record.session == nil)
+        #expect(backend.count == 0)
         try await env.finish()
     }
 
