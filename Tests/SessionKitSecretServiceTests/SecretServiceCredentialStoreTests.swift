@@ -23,6 +23,19 @@ struct SecretServiceCredentialStoreTests {
                 == KeyringFixture.record)
     }
 
+    @Test func aRecordWithItsDPoPKeyRoundTripsAsSchemaTwo() async throws {
+        let fixture = KeyringFixture()
+        defer { fixture.remove() }
+        var record = KeyringFixture.record
+        record.session?.dpopKey = StoredDPoPKey(
+            placement: .record, thumbprint: "jkt-value", x: "x-value", y: "y-value", privateScalar: Secret("scalar-value"),
+            tokensAreBound: true)
+        try await fixture.store.save(record)
+        #expect(try await fixture.store.load() == record)
+        let bytes = try secretToolBytes(["lookup", "service", fixture.service, "account", "credentials"])
+        #expect(Array(bytes[12..<16]) == [0, 0, 0, 2])
+    }
+
     @Test func aSaveReplacesTheWholeRecordInOneItem() async throws {
         let fixture = KeyringFixture()
         defer { fixture.remove() }

@@ -66,7 +66,7 @@ extension Session {
             var outgoing = base
             let fields = try authorizationFields(method: base.method, url: base.url, token: token)
             outgoing.headers.append(contentsOf: fields)
-            let nonceSent = dpop?.nonces.nonce(for: base.url)
+            let nonceSent = requestDPoP?.nonces.nonce(for: base.url)
             let response: HTTPResponse
             do {
                 response = try await client.transport.send(outgoing)
@@ -78,7 +78,7 @@ extension Session {
             let presentedAsDPoP = fields.contains { $0.name == "DPoP" }
             switch Self.challengeError(of: response, scheme: presentedAsDPoP ? "DPoP" : "Bearer") {
             case "use_dpop_nonce" where presentedAsDPoP && !nonceRetried:
-                guard let fresh = dpop?.nonces.nonce(for: base.url), fresh != nonceSent else { return response }
+                guard let fresh = requestDPoP?.nonces.nonce(for: base.url), fresh != nonceSent else { return response }
                 nonceRetried = true
             case "invalid_token" where !refreshed:
                 refreshed = true
@@ -93,7 +93,7 @@ extension Session {
     func authorizationFields(
         method: String, url: URL, token: AccessToken
     ) throws(AuthorizedRequestError) -> [(name: String, value: String)] {
-        guard let dpop, dpop.keys.accessTokenIsBound, let signer = dpop.keys.signer else {
+        guard let dpop = requestDPoP, dpop.keys.accessTokenIsBound, let signer = dpop.keys.signer else {
             return [("Authorization", "Bearer " + token.secret.value)]
         }
         guard let htu = DPoPTargetURI.normalized(url) else { throw .invalidRequest }
@@ -128,8 +128,15 @@ extension Session {
         }
     }
 
+    /// The DPoP middleware the app's own requests are signed with: one the app put in the chain
+    /// itself, else the session's own (none while the policy is off).
+    var requestDPoP: DPoPMiddleware? {
+        if let wired = outerMiddleware.lazy.compactMap({ $0 as? DPoPMiddleware }).first { return wired }
+        return dpop.requirement == nil ? nil : dpop.middleware(dpop.holder)
+    }
+
     private func rememberNonce(of response: HTTPResponse, for url: URL) {
-        guard let dpop, let value = response.header("DPoP-Nonce"), let nonce = try? DPoPNonce(headerValue: value) else { return }
+        guard let dpop = requestDPoP, let value = response.header("DPoP-Nonce"), let nonce = try? DPoPNonce(headerValue: value) else { return }
         dpop.nonces.remember(nonce, for: url)
     }
 

@@ -12,11 +12,14 @@ import SessionKitJOSE
 /// one (`use_dpop_nonce`) is retried once, with a fresh proof carrying the nonce it gave.
 ///
 /// Token responses are checked: `token_type` must be `DPoP` when ``requirement`` is
-/// ``Requirement/required`` (a `Bearer` answer is refused, never silently accepted), and a
-/// `cnf.jkt` in a JWT access token or in the response must be the key's thumbprint. A DPoP error
-/// from the server (`invalid_dpop_proof`, or `use_dpop_nonce` after the retry) becomes an
-/// ``ProviderError/invalidResponse(_:)`` naming the DPoP failure, never an `invalid_grant`-like
-/// answer that would end the session.
+/// ``Requirement/required`` (``DPoPFailure/Code/bearerWhereRequired``), and once the key's access
+/// token was bound a `Bearer` answer is a downgrade (``DPoPFailure/Code/downgraded``), never
+/// silently accepted; a `cnf.jkt` in a JWT access token or in the response must be the key's
+/// thumbprint (``DPoPFailure/Code/thumbprintMismatch``). A DPoP refusal from the server
+/// (`invalid_dpop_proof`, or `use_dpop_nonce` after the retry) is the provider's answer with its
+/// code, never read as a refused grant. A refresh whose nonce retry is answered `invalid_grant`
+/// is ``DPoPFailure/Code/refreshTokenSpentByNonceRetry``: the token was spent on the refused
+/// request, and nothing retries it.
 public struct DPoPMiddleware: RequestMiddleware {
     /// What the session accepts from the provider. A later policy (one read from discovery's
     /// `dpop_signing_alg_values_supported`) may be added, so switch with `@unknown default`.
@@ -66,6 +69,12 @@ public struct DPoPMiddleware: RequestMiddleware {
             // One retry with a fresh proof carrying the nonce the refusal gave (§8.1, §9.1).
             response = try await next(try prepare(request, signer: signer, nonce: fresh))
             remember(response, for: request.url)
+            if endpoint == .token, Self.refusesGrant(response), Self.isRefresh(request) {
+                // The same refresh token was accepted as a grant a moment ago and is refused now:
+                // the provider spent it on the request it refused for the nonce. Said as such,
+                // never retried.
+                throw .dpop(DPoPFailure(.refreshTokenSpentByNonceRetry))
+            }
         }
         try check(response, endpoint: endpoint, signer: signer)
         return response
@@ -141,8 +150,12 @@ public struct DPoPMiddleware: RequestMiddleware {
         guard let object = try? JSONParser.parseObject(Array(response.body), maximumDepth: 64) else { return }
         let tokenType = object["token_type"]?.stringValue ?? ""
         let bound = ASCII.caseInsensitiveEquals(tokenType, "dpop")
+        if !bound, keys.accessTokenIsBound {
+            // The session's tokens were bound and this answer is not: never a silent downgrade.
+            throw .dpop(DPoPFailure(.downgraded))
+        }
         if !bound, requirement == .required {
-            throw .invalidResponse("token_type is not DPoP where DPoP is required")
+            throw .dpop(DPoPFailure(.bearerWhereRequired))
         }
         var confirmations: [String] = []
         if let jkt = object["cnf"]?.objectValue?["jkt"]?.stringValue { confirmations.append(jkt) }
@@ -150,9 +163,23 @@ public struct DPoPMiddleware: RequestMiddleware {
             confirmations.append(jkt)
         }
         guard confirmations.allSatisfy({ $0 == signer.thumbprint }) else {
-            throw .invalidResponse("cnf.jkt does not name the session's DPoP key")
+            throw .dpop(DPoPFailure(.thumbprintMismatch))
         }
         keys.recordAccessToken(bound: bound)
+    }
+
+    /// Whether the answer is a 400 `invalid_grant` (RFC 6749 §5.2).
+    static func refusesGrant(_ response: HTTPResponse) -> Bool {
+        guard response.status == 400, let object = try? JSONParser.parseObject(Array(response.body), maximumDepth: 8) else {
+            return false
+        }
+        return object["error"]?.stringValue == "invalid_grant"
+    }
+
+    /// Whether the request is a refresh (`grant_type=refresh_token`).
+    static func isRefresh(_ request: HTTPRequest) -> Bool {
+        guard let body = request.body else { return false }
+        return FormEncoding.decode(String(decoding: body, as: UTF8.self))["grant_type"] == "refresh_token"
     }
 
     /// The `cnf.jkt` of a JWT access token (RFC 9449 §6.1), when the token is a JWT that has one.

@@ -17,7 +17,8 @@ public enum SessionModelError: Error, Sendable, Equatable, CustomStringConvertib
         switch reason.kind {
         case .authorizationDenied, .callbackRejected, .exchangeFailed, .verificationFailed, .handoffTimedOut, .presentationFailed,
             .refreshRejected, .storageFailed, .signedOutLocallyOnly, .accountDeletionRefused, .accountDeletionUnavailable,
-            .storedSessionNotRestored, .anotherAccountInStore, .sessionExpired, .deviceCodeExpired, .deviceSignInFailed,
+            .storedSessionNotRestored, .dpopKeyUnavailable, .anotherAccountInStore, .sessionExpired, .deviceCodeExpired,
+            .deviceSignInFailed,
             .internalFailure, .guestBootstrapFailed:
             true
         case .current, .signInRequested, .callbackReceived, .verified, .refreshed, .refreshedIdentityKept, .handoffCancelled, .tokenDue,

@@ -24,7 +24,16 @@ extension Session {
         guard configuration.provider.deviceAuthorizationEndpoint != nil else {
             throw .unsupported(.deviceAuthorization)
         }
-        let result = await suspend { machine, id, waiter in machine.deviceSignIn(id: id, waiter: waiter) }
+        let key = try dpop.makeSignInKey()
+        let result = await suspend { machine, id, waiter in
+            // Kept only when the machine admits this sign-in: a refused one leaves the one under way.
+            let actions = machine.deviceSignIn(id: id, waiter: waiter)
+            let admitted = actions.contains { action in
+                if case .requestDeviceCode = action { true } else { false }
+            }
+            if admitted { deviceSignInKeySlot.withLock { $0 = key } }
+            return actions
+        }
         switch result {
         case .tokens(let tokens): return tokens.identity
         case .done, .restored: throw .cancelled
@@ -32,11 +41,16 @@ extension Session {
         }
     }
 
+    /// The DPoP key of the device sign-in under way.
+    private var deviceSignInKey: DPoPSignInKey? {
+        deviceSignInKeySlot.withLock { $0 }
+    }
+
     /// Polls the token endpoint once and tells the machine what it answered.
     func pollDeviceToken(_ authorization: DeviceAuthorization, generation: UInt64) async {
         let answer: DevicePollAnswer
         do throws(ProviderError) {
-            answer = .tokens(try await client.pollDeviceToken(authorization))
+            answer = .tokens(try await signInClient(deviceSignInKey).pollDeviceToken(authorization))
         } catch {
             answer = DevicePollAnswer(.failure(error))
         }
@@ -48,7 +62,7 @@ extension Session {
         let scopes = configuration.authorizationOptions.scopes(from: configuration.provider.scopes)
         let result: Result<DeviceAuthorization, SessionError>
         do throws(ProviderError) {
-            if let authorization = try await client.requestDeviceAuthorization(scopes: scopes) {
+            if let authorization = try await signInClient(deviceSignInKey).requestDeviceAuthorization(scopes: scopes) {
                 result = .success(authorization)
             } else {
                 result = .failure(.unsupported(.deviceAuthorization))
@@ -64,13 +78,15 @@ extension Session {
     func verifyDeviceSignIn(_ response: TokenResponse, generation: UInt64) async {
         let error: SessionError
         do throws(SessionError) {
-            let tokens = try await verifiedDeviceTokens(response)
-            try await storeSignedIn(tokens)
+            let key = deviceSignInKey
+            let tokens = bind(try await verifiedDeviceTokens(response), to: key)
+            try await storeSignedIn(tokens, key: key)
             modify { $0.exchangeSucceeded(tokens, generation: generation) }
             return
         } catch let failure {
             error = failure
         }
+        if let key = deviceSignInKey { await dpop.keyStore.deleteKey(key.stored) }
         modify { $0.exchangeFailed(error, generation: generation) }
     }
 

@@ -25,13 +25,24 @@ extension Session {
                 step = procedure.revoked(answer)
             case .wipe:
                 let wipe = procedure
-                let wiped = await update { wipe.wipe(&$0) }
-                if case .success = wiped { await removeHighAssuranceItem() }
-                step = procedure.wiped(wiped)
+                let wiped = await updateReporting { record in Self.wiping(&record) { wipe.wipe(&$0) } }
+                if case .success(let key) = wiped {
+                    await deleteKey(key)
+                    await removeHighAssuranceItem()
+                }
+                step = procedure.wiped(wiped.map { _ in () })
             case .finish(let outcome):
                 return finishSignOut(outcome, generation: generation, attempt: attempt)
             }
         }
+    }
+
+    /// Runs `wipe` on `record`; answers the DPoP key of the session it removed, to be deleted
+    /// once the wipe is durable.
+    static func wiping(_ record: inout CredentialRecord, _ wipe: (inout CredentialRecord) -> Void) -> StoredDPoPKey? {
+        let key = record.session?.dpopKey
+        wipe(&record)
+        return record.session == nil ? key : nil
     }
 
     private func finishSignOut(_ outcome: SignOutOutcome, generation: UInt64, attempt: Int) {
@@ -126,12 +137,13 @@ extension Session {
                 }
                 step = procedure.disconnectAnswered(answer)
             case .wipe:
-                let wiped = await update { $0.wipeAfterDeletion() }
-                if case .success = wiped {
+                let wiped = await updateReporting { record in Self.wiping(&record) { $0.wipeAfterDeletion() } }
+                if case .success(let key) = wiped {
+                    await deleteKey(key)
                     await removeHighAssuranceItem()
                     await resetGuestCredential()
                 }
-                step = procedure.wiped(wiped)
+                step = procedure.wiped(wiped.map { _ in () })
             case .resetDeviceCredential:
                 try? await deviceKeys?.reset()
                 revocationsQueued()

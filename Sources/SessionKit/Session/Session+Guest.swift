@@ -51,7 +51,14 @@ extension Session {
 
     /// Runs a guest session's first bootstrap (``SessionStateMachine/Action/bootstrapGuest(generation:)``).
     func runGuestBootstrap(generation: UInt64) async {
-        switch await bootstrapGuestUnderLease(generation: generation, previous: nil) {
+        let key: DPoPSignInKey?
+        do {
+            key = try dpop.makeSignInKey()
+        } catch {
+            modify { $0.guestBootstrapFailed(error, generation: generation) }
+            return
+        }
+        switch await bootstrapGuestUnderLease(generation: generation, previous: nil, key: key) {
         case .success(let (tokens, startedOver)):
             modify { $0.guestBootstrapped(tokens, startedOver: startedOver, generation: generation) }
         case .failure(let error):
@@ -62,7 +69,7 @@ extension Session {
     /// Renews a guest's key (``SessionStateMachine/Action/renewGuestKey(_:)``): one bootstrap with
     /// the stored secret, told to the machine as a refresh's result.
     func runGuestRenewal(_ order: Machine.RefreshOrder) async {
-        switch await bootstrapGuestUnderLease(generation: order.generation, previous: order.previous) {
+        switch await bootstrapGuestUnderLease(generation: order.generation, previous: order.previous, key: nil) {
         case .success(let (tokens, _)):
             modify { $0.refreshSucceeded(tokens, generation: order.generation) }
         case .failure(let error):
@@ -76,7 +83,7 @@ extension Session {
     /// One bootstrap and the store's guest session record, under the store's lease: processes
     /// sharing the store bootstrap one at a time, and the key is stored before it is handed out.
     private func bootstrapGuestUnderLease(
-        generation: UInt64, previous: VerifiedTokens?
+        generation: UInt64, previous: VerifiedTokens?, key: DPoPSignInKey?
     ) async -> Result<(VerifiedTokens, startedOver: Bool), SessionError> {
         guard let run = guestRun else { return .failure(.unsupported(.guestCredential)) }
         let store = self.store
@@ -90,7 +97,9 @@ extension Session {
             }
             do throws(CredentialStoreError) {
                 let record = try await store.load()
+                // A first bootstrap's key is new; a renewal keeps the key of the guest it renews.
                 let tokens = verifier.acceptGuest(guest, rotation: (record.session?.rotation ?? previous?.rotation ?? 0) + 1)
+                    .binding(key?.stored ?? previous?.dpopKey)
                 guard let updated = OneAccountPerStore.guestRecord(record, storing: tokens.stored()) else {
                     return .failure(.anotherAccountInStore)
                 }
@@ -102,7 +111,9 @@ extension Session {
             }
         }
         switch leased {
-        case .success(let result): return result
+        case .success(let result):
+            if case .success(let (tokens, _)) = result { adopt(key, for: tokens) }
+            return result
         case .failure(let error): return .failure(.storage(error))
         }
     }
@@ -119,21 +130,24 @@ extension Session {
     /// session record, then the high-assurance item. Nothing is sent to the provider.
     func runEndGuestSession(generation: UInt64) async {
         let store = self.store
-        let result = await leased { () async -> Result<Void, CredentialStoreError> in
+        let result = await leased { () async -> Result<StoredDPoPKey?, CredentialStoreError> in
             do throws(CredentialStoreError) {
                 if let guests = store as? any GuestCredentialStore { try await guests.removeGuest() }
                 var record = try await store.load()
-                if record.session?.isGuest == true {
-                    record.session = nil
-                    try await store.save(record)
-                }
-                return .success(())
+                guard record.session?.isGuest == true else { return .success(nil) }
+                let key = record.session?.dpopKey
+                record.session = nil
+                try await store.save(record)
+                return .success(key)
             } catch {
                 return .failure(error)
             }
         }.flatMap { $0 }
-        if case .success = result { await removeHighAssuranceItem() }
-        modify { $0.guestSessionEnded(result, generation: generation) }
+        if case .success(let key) = result {
+            await deleteKey(key)
+            await removeHighAssuranceItem()
+        }
+        modify { $0.guestSessionEnded(result.map { _ in () }, generation: generation) }
     }
 
     /// Removes the high-assurance item (``SessionConfiguration/highAssurance``), at the point a

@@ -16,6 +16,8 @@ extension Session {
         if let failure { modify { $0.refreshFailed(failure, generation: order.generation, now: now) } }
         // Every token a rejected id_token touched is queued for revocation.
         if case .idTokenRejected = outcome { revocationsQueued() }
+        // A dead refresh token's record is gone: so is the key it was bound to.
+        if case .refreshTokenRejected = outcome { await deleteKey(order.previous?.dpopKey) }
     }
 
     /// Performs a ``RefreshProcedure`` under the store's lease.
@@ -31,12 +33,16 @@ extension Session {
         let result = await leased { () async -> RefreshOutcome<VerifiedTokens> in
             var procedure = procedure
             var step = procedure.start()
+            // The session the store holds: the refresh token presented is its own, bound to its key.
+            var storedSession: StoredSession?
             while true {
                 switch step {
                 case .load:
                     let loaded: Result<CredentialRecord, CredentialStoreError>
                     do throws(CredentialStoreError) {
-                        loaded = .success(try await store.load())
+                        let record = try await store.load()
+                        storedSession = record.session
+                        loaded = .success(record)
                     } catch {
                         loaded = .failure(error)
                     }
@@ -46,6 +52,11 @@ extension Session {
                 case .requestRefresh(let token):
                     let answer: Result<TokenResponse, ProviderError>
                     do throws(ProviderError) {
+                        // A refresh token is presented only with a proof of the key it is bound to
+                        // (the one stored beside it); without that key it is not presented at all.
+                        if let session = storedSession, self.restoreKey(of: session) != nil {
+                            throw .dpop(DPoPFailure(.keyUnavailable))
+                        }
                         answer = .success(try await client.refresh(token))
                     } catch {
                         answer = .failure(error)

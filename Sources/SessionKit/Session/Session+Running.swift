@@ -144,7 +144,7 @@ extension Session {
     }
 
     private func present(_ attempt: SignInAttempt, generation: UInt64, cancelledBy token: CancelToken) {
-        let client = self.client
+        let client = signInClient(attempt.dpopKey)
         let redirects = HandoffRedirects { redirectURI in
             // The options were validated when the attempt was made, so rendering them cannot fail.
             (try? client.authorizationURL(

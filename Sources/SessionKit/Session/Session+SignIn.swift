@@ -15,15 +15,16 @@ extension Session {
         } catch {
             throw .randomSourceFailed
         }
+        let key = try dpop.makeSignInKey()
         let url: URL
         do {
-            url = try client.authorizationURL(codeChallenge: pkce.challenge, state: state, nonce: nonce, options: options)
+            url = try signInClient(key).authorizationURL(codeChallenge: pkce.challenge, state: state, nonce: nonce, options: options)
         } catch {
             throw .invalidRequestOptions(error)
         }
         return SignInAttempt(
             authorizationURL: url, state: state, nonce: nonce, codeVerifier: pkce.verifier, codeChallenge: pkce.challenge,
-            options: options)
+            options: options, dpopKey: key)
     }
 
     /// Exchanges the code, verifies the tokens, makes them durable, then tells the machine.
@@ -36,19 +37,24 @@ extension Session {
         } catch let failure {
             error = failure
         }
+        // Nothing was stored with the sign-in's key: it is not kept where it would be forgotten.
+        if let key = attempt.dpopKey { await dpop.keyStore.deleteKey(key.stored) }
         modify { $0.exchangeFailed(error, generation: generation) }
     }
 
     private func exchangeAndStore(code: Secret, attempt: SignInAttempt) async throws(SessionError) -> VerifiedTokens {
         let response: TokenResponse
         do {
-            response = try await client.exchangeCode(code, codeVerifier: Secret(attempt.codeVerifier), redirectURI: attempt.redirectURI)
+            response = try await signInClient(attempt.dpopKey).exchangeCode(
+                code, codeVerifier: Secret(attempt.codeVerifier), redirectURI: attempt.redirectURI)
         } catch {
             throw .provider(error)
         }
         let tokens: VerifiedTokens
         do {
-            tokens = try await verifier.verifySignIn(response, nonce: attempt.nonce, options: attempt.options, now: wallClock())
+            tokens = bind(
+                try await verifier.verifySignIn(response, nonce: attempt.nonce, options: attempt.options, now: wallClock()),
+                to: attempt.dpopKey)
         } catch {
             // A rejected response's refresh token is valid at the provider: queue it for revocation.
             if let refreshToken = response.refreshToken {
@@ -57,15 +63,25 @@ extension Session {
             }
             throw error
         }
-        try await storeSignedIn(tokens)
+        try await storeSignedIn(tokens, key: attempt.dpopKey)
         return tokens
     }
 
-    /// Makes a verified sign-in durable; an earlier session's refresh token is queued for revocation.
-    func storeSignedIn(_ tokens: VerifiedTokens) async throws(SessionError) {
+    /// Makes a verified sign-in durable; an earlier session's refresh token is queued for
+    /// revocation. From then on, requests are signed with the sign-in's DPoP key.
+    func storeSignedIn(_ tokens: VerifiedTokens, key: DPoPSignInKey?) async throws(SessionError) {
         let stored = tokens.stored()
-        if case .failure(let error) = await update({ $0.storeSignedIn(stored) }) {
-            throw .storage(error)
+        let replaced: StoredDPoPKey?
+        switch await updateReporting({ record -> StoredDPoPKey? in
+            let old = record.session?.dpopKey
+            record.storeSignedIn(stored)
+            return old
+        }) {
+        case .success(let old): replaced = old
+        case .failure(let error): throw .storage(error)
         }
+        adopt(key, for: tokens)
+        // The earlier session's key goes with it (its refresh token waits for revocation).
+        if let replaced, replaced.thumbprint != stored.dpopKey?.thumbprint { await dpop.keyStore.deleteKey(replaced) }
     }
 }

@@ -30,6 +30,14 @@ public final class Session: Sendable {
     /// How this session behaves.
     public let configuration: SessionConfiguration
     let client: ProviderClient
+    /// The session's DPoP key, nonces and policy (RFC 9449).
+    let dpop: SessionDPoP
+    /// The app's middleware and the client authentication's, around which a sign-in's client puts
+    /// the sign-in key's DPoP middleware.
+    let outerMiddleware: [any RequestMiddleware]
+    let innerMiddleware: [any RequestMiddleware]
+    /// The DPoP key of the device sign-in under way; its own lock, taken inside the machine's.
+    let deviceSignInKeySlot = Locked<DPoPSignInKey?>(nil)
     let verifier: TokenVerifier
     let store: any CredentialStore
     let presenter: any HandoffPresenter
@@ -40,9 +48,6 @@ public final class Session: Sendable {
     /// checks are judged on, bounded by ``SessionConfiguration/serverClockBound``. Read
     /// ``ServerClock/latestEstimate`` to see how far the device's clock is off.
     public let serverClock: ServerClock
-    /// The DPoP middleware of the configuration, reading the server's clock: the one the app's own
-    /// requests are signed with (``authorize(_:)``).
-    let dpop: DPoPMiddleware?
     /// Whether ``wallClock`` is the system's: the fast path then reads the cheaper
     /// ``SystemWallClock/approximateNow()``.
     let readsSystemWallClock: Bool
@@ -83,14 +88,23 @@ public final class Session: Sendable {
         self.configuration = configuration
         let serverClock = ServerClock(bound: configuration.serverClockBound)
         self.serverClock = serverClock
-        let middleware = configuration.requestMiddleware.map { ($0 as? DPoPMiddleware)?.readingServerTime(from: serverClock) ?? $0 }
-        self.dpop = middleware.lazy.compactMap { $0 as? DPoPMiddleware }.first
+        // Proofs are dated on the provider's clock, as its token responses tell it.
+        let dpop = SessionDPoP(
+            holder: DPoPKeyHolder(), nonces: DPoPNonceCache(), requirement: configuration.dpop.requirement(for: configuration.provider),
+            keyStore: configuration.dpopKeyStore, now: { serverClock.serverTime(at: wallClock()) })
+        self.dpop = dpop
+        // A DPoP middleware the app put in the chain itself reads the provider's clock too; the
+        // retry of a proof refused for its time wraps everything, the clock's reading sits inside
+        // every DPoP middleware (so it sees the answers they turn into errors).
+        self.outerMiddleware =
+            [ServerClockRetry(serverClock: serverClock)]
+            + configuration.requestMiddleware.map { ($0 as? DPoPMiddleware)?.readingServerTime(from: serverClock) ?? $0 }
+        self.innerMiddleware =
+            [ServerClockRecorder(serverClock: serverClock, now: wallClock)]
+            + configuration.clientAuthentication.middleware(for: configuration.provider, now: wallClock)
         self.client = ProviderClient(
             configuration: configuration.provider, transport: transport,
-            middleware: [ServerClockRetry(serverClock: serverClock)] + middleware
-                + [ServerClockRecorder(serverClock: serverClock, now: wallClock)]
-                + configuration.clientAuthentication.middleware(for: configuration.provider, now: wallClock),
-            now: wallClock)
+            middleware: outerMiddleware + [dpop.middleware(dpop.holder)] + innerMiddleware, now: wallClock)
         self.verifier = TokenVerifier(
             configuration: configuration.provider,
             keys: JWKSCache(client: client, timeToLive: configuration.keySetTimeToLive, owner: owner),
@@ -406,15 +420,30 @@ public final class Session: Sendable {
     /// until the provider confirms, then moves to `signedOut`.
     ///
     /// A session written for another issuer or client is left alone and not restored
-    /// (``SessionError/storedSessionForeign(_:)``).
+    /// (``SessionError/storedSessionForeign(_:)``). So is a session whose DPoP key is gone or is
+    /// another key (``SessionError/dpopKeyUnavailable(_:)``, whose ``DPoPKeyLoss`` names the
+    /// account for the next sign-in's hint): no request is sent with another key.
     @discardableResult
     public func restore() async throws(SessionError) -> SessionStage {
         await reportStoreFallback()
         let record = try await loadAtLaunch()
         if !record.pendingRevocations.isEmpty { revocationsQueued() }
         let verifier = self.verifier
-        let plan = RestorePlan(
+        var plan = RestorePlan(
             record: record, issuer: configuration.provider.issuer, clientID: configuration.provider.clientID, tokens: verifier.restored)
+        // A running session (a second restore, a sign-in first) keeps its own key.
+        if stage == .signedOut, let session = record.session {
+            switch plan {
+            case .session, .incompleteSession:
+                if let loss = restoreKey(of: session) { plan = .dpopKeyUnavailable(loss) }
+            case .pending:
+                // The journaled operation presents the refresh token with its key when it is
+                // here; without it, with no proof rather than another key's.
+                _ = restoreKey(of: session)
+            case .nothing, .foreignSession, .dpopKeyUnavailable:
+                break
+            }
+        }
         let now = wallClock()
         let result = await suspend { machine, id, waiter in machine.restoreLoaded(plan, now: now, id: id, waiter: waiter) }
         switch result {

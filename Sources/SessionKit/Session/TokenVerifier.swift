@@ -19,6 +19,8 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
     let rotation: UInt64
     /// `false` for a refresh whose answer carried no id_token (the identity was kept).
     let carriesNewIDToken: Bool
+    /// The DPoP key the tokens are bound to, kept with them in the record.
+    let dpopKey: StoredDPoPKey?
 
     var subject: String { identity.effectiveSubject }
     var linkedSubjects: [String] { identity.linkedSubjects }
@@ -31,8 +33,9 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
 
     fileprivate init(
         accessToken: Secret, accessTokenExpiresAt: Date, refreshToken: Secret?, idToken: Secret?, identity: SessionIdentity,
-        rotation: UInt64, carriesNewIDToken: Bool = true
+        rotation: UInt64, carriesNewIDToken: Bool = true, dpopKey: StoredDPoPKey? = nil
     ) {
+        self.dpopKey = dpopKey
         self.accessToken = accessToken
         self.token = AccessToken(secret: accessToken, expiresAt: accessTokenExpiresAt)
         self.accessTokenExpiresAt = accessTokenExpiresAt
@@ -51,7 +54,14 @@ final class VerifiedTokens: ProcedureTokens, Sendable {
             canonicalSubject: identity.effectiveSubject == identity.subject ? nil : identity.effectiveSubject,
             linkedSubjects: identity.linkedSubjects.isEmpty ? nil : identity.linkedSubjects, isAnonymous: identity.isAnonymous ? true : nil,
             claims: identity.claims, identityFromUserInfo: identity.source == .userInfo ? true : nil,
-            isGuest: identity.source == .deviceBootstrap ? true : nil)
+            isGuest: identity.source == .deviceBootstrap ? true : nil, dpopKey: dpopKey)
+    }
+
+    /// The same tokens, bound to `key` (a sign-in's new DPoP key).
+    func binding(_ key: StoredDPoPKey?) -> VerifiedTokens {
+        VerifiedTokens(
+            accessToken: accessToken, accessTokenExpiresAt: accessTokenExpiresAt, refreshToken: refreshToken, idToken: idToken,
+            identity: identity, rotation: rotation, carriesNewIDToken: carriesNewIDToken, dpopKey: key)
     }
 }
 
@@ -158,7 +168,8 @@ struct TokenVerifier: Sendable {
         }
         return VerifiedTokens(
             accessToken: response.accessToken, accessTokenExpiresAt: expiry(of: response, now: now), refreshToken: refreshToken,
-            idToken: idToken, identity: identity, rotation: previous.rotation + 1, carriesNewIDToken: verified != nil)
+            idToken: idToken, identity: identity, rotation: previous.rotation + 1, carriesNewIDToken: verified != nil,
+            dpopKey: previous.dpopKey)
     }
 
     /// Adopts a token set another process stored after verifying it, when it still names the
@@ -176,7 +187,7 @@ struct TokenVerifier: Sendable {
         }
         return VerifiedTokens(
             accessToken: accessToken, accessTokenExpiresAt: expiresAt, refreshToken: stored.refreshToken, idToken: stored.idToken,
-            identity: SessionIdentity(stored: stored), rotation: stored.rotation)
+            identity: SessionIdentity(stored: stored), rotation: stored.rotation, dpopKey: stored.dpopKey)
     }
 
     /// A guest bootstrap's key, as the session holds it: the provider's answer is the only voucher
@@ -195,7 +206,7 @@ struct TokenVerifier: Sendable {
         guard let accessToken = stored.accessToken, let expiresAt = stored.accessTokenExpiresAt else { return nil }
         return VerifiedTokens(
             accessToken: accessToken, accessTokenExpiresAt: expiresAt, refreshToken: stored.refreshToken, idToken: stored.idToken,
-            identity: SessionIdentity(stored: stored), rotation: stored.rotation)
+            identity: SessionIdentity(stored: stored), rotation: stored.rotation, dpopKey: stored.dpopKey)
     }
 
     private func expectations(nonce: String?, accessToken: Secret) -> IDTokenExpectations {

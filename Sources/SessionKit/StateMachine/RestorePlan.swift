@@ -10,6 +10,8 @@ enum RestorePlan<Tokens> {
     case incompleteSession
     /// A session written for another issuer or client: not this session's to restore.
     case foreignSession(StoredSessionMismatch)
+    /// A session whose DPoP key is gone or is another key: left in the store, never used.
+    case dpopKeyUnavailable(DPoPKeyLoss)
     /// A journaled sign-out or deletion: resume it.
     case pending(PendingOperation)
 }

@@ -73,6 +73,13 @@ extension SessionStateMachine {
                 .transition(from: .signedOut, to: .signedOut, reason: .storedSessionNotRestored(why)),
                 .resume([waiter], .failed(.storedSessionForeign(why))),
             ]
+        case .dpopKeyUnavailable(let loss):
+            // Its tokens are bound to a key that is not here: no request goes out with another
+            // key, the record stays for the next sign-in to replace, and the app is told why.
+            return [
+                .transition(from: .signedOut, to: .signedOut, reason: .dpopKeyUnavailable(loss)),
+                .resume([waiter], .failed(.dpopKeyUnavailable(loss))),
+            ]
         case .pending(.signOut):
             generation += 1
             state = .revoking(ServerOperation(tokens: nil, attempt: 1, retryTimer: nil, waiters: WaiterList()))

@@ -285,6 +285,7 @@ struct SessionStateMachine<Tokens: MachineTokens, Waiter> {
         case .deviceCodeExpired: .deviceCodeExpired
         case .anotherAccountInStore: .anotherAccountInStore
         case .storedSessionForeign(let mismatch): .storedSessionNotRestored(mismatch)
+        case .dpopKeyUnavailable(let loss): .dpopKeyUnavailable(loss)
         case .sessionFailed: .internalFailure
         case .guestBootstrapFailed: .guestBootstrapFailed(error)
         case .provider, .invalidRequestOptions, .userInfoRejected, .notSignedIn, .signInInProgress, .alreadySignedIn,

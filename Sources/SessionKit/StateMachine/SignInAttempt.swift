@@ -14,6 +14,8 @@ struct SignInAttempt: Sendable, Equatable, CustomStringConvertible, CustomDebugS
     /// The request options sent (configuration defaults overridden per sign-in); the returned
     /// id_token must satisfy what they ask (`max_age`, essential `acr`).
     var options: AuthorizationRequestOptions = .empty
+    /// The DPoP key the code is bound to (`dpop_jkt`) and the tokens will be.
+    var dpopKey: DPoPSignInKey?
 
     var description: String { "SignInAttempt(<redacted>)" }
     var debugDescription: String { description }

@@ -53,6 +53,7 @@ extension TransitionReason {
         case .callbackRejected(let refusal): .callbackRejected(refusal)
         case .verificationFailed(let error): .verificationFailed(error)
         case .storedSessionNotRestored(let mismatch): .storedSessionForeign(mismatch)
+        case .dpopKeyUnavailable(let loss): .dpopKeyUnavailable(loss)
         case .refreshRejected(let answer): answer.map { .provider($0) } ?? .refreshTokenRejected
         case .storageFailed(let error), .notJournaled(let error): .storage(error)
         case .presentationFailed(let error): .presentationFailed(error)

@@ -41,6 +41,7 @@ extension TransitionReason {
         case restored(subject: String)
         case restoredDue(subject: String, inSeconds: Int)
         case storedSessionNotRestored(StoredSessionMismatch)
+        case dpopKeyUnavailable(DPoPKeyLoss)
         case anotherAccountInStore
         case nothingStored
         case refreshFailedTransiently(SessionError)
@@ -111,6 +112,9 @@ extension TransitionReason {
     }
     package static func storedSessionNotRestored(_ detail: StoredSessionMismatch) -> TransitionReason {
         TransitionReason(kind: .storedSessionNotRestored(detail))
+    }
+    package static func dpopKeyUnavailable(_ loss: DPoPKeyLoss) -> TransitionReason {
+        TransitionReason(kind: .dpopKeyUnavailable(loss))
     }
     package static let anotherAccountInStore = TransitionReason(kind: .anotherAccountInStore)
     package static let nothingStored = TransitionReason(kind: .nothingStored)
@@ -228,6 +232,9 @@ extension TransitionReason {
         public static let restoredDue = Code("restored_due")
         /// A cold launch found a session written for another issuer or client and left it alone.
         public static let storedSessionNotRestored = Code("stored_session_not_restored")
+        /// A cold launch found a session whose DPoP key is gone or is another key, and left it in
+        /// the store unused (``SessionError/dpopKeyUnavailable(_:)``).
+        public static let dpopKeyUnavailable = Code("dpop_key_unavailable")
         /// The store now holds another account's session (another `sub`, no merge claim linking them).
         public static let anotherAccountInStore = Code("another_account_in_store")
         /// Nothing was stored at cold launch.
@@ -331,6 +338,7 @@ extension TransitionReason {
         case .restored: .restored
         case .restoredDue: .restoredDue
         case .storedSessionNotRestored: .storedSessionNotRestored
+        case .dpopKeyUnavailable: .dpopKeyUnavailable
         case .anotherAccountInStore: .anotherAccountInStore
         case .nothingStored: .nothingStored
         case .refreshFailedTransiently: .refreshFailedTransiently
@@ -392,6 +400,7 @@ extension TransitionReason {
         case .restored(let subject): "restored from the store; sub \(subject)"
         case .restoredDue(let subject, let seconds): "restored from the store; sub \(subject); token due in \(seconds)s"
         case .storedSessionNotRestored(let why): "stored session not restored: \(why)"
+        case .dpopKeyUnavailable(let loss): "DPoP key unavailable: \(loss.reason)"
         case .anotherAccountInStore: "the store holds another account's session"
         case .nothingStored: "nothing stored"
         case .refreshFailedTransiently(let error): "refresh failed, tokens kept: \(Self.phrase(error))"

@@ -40,14 +40,19 @@ public struct StoredSession: Sendable, Equatable, Codable {
     /// `true` for a guest session: its access key came from a device bootstrap and is renewed by
     /// bootstrapping again with the device secret (kept in the guest credential's own slot, never here).
     public var isGuest: Bool?
+    /// The DPoP key the session's tokens are bound to (RFC 9449), with its thumbprint; `nil` for a
+    /// session without DPoP and in records written before DPoP keys were kept (schema 1).
+    public var dpopKey: StoredDPoPKey?
 
     /// Creates a stored session.
     public init(
         refreshToken: Secret?, pendingRefreshToken: Secret? = nil, accessToken: Secret? = nil,
         accessTokenExpiresAt: Date? = nil, idToken: Secret? = nil, issuer: String, subject: String,
         audience: [String], rotation: UInt64 = 0, canonicalSubject: String? = nil, linkedSubjects: [String]? = nil,
-        isAnonymous: Bool? = nil, claims: IdentityClaims? = nil, identityFromUserInfo: Bool? = nil, isGuest: Bool? = nil
+        isAnonymous: Bool? = nil, claims: IdentityClaims? = nil, identityFromUserInfo: Bool? = nil, isGuest: Bool? = nil,
+        dpopKey: StoredDPoPKey? = nil
     ) {
+        self.dpopKey = dpopKey
         self.refreshToken = refreshToken
         self.pendingRefreshToken = pendingRefreshToken
         self.accessToken = accessToken
@@ -77,8 +82,18 @@ public enum PendingOperation: Sendable, Equatable, Codable {
 
 /// Everything SessionKit keeps in one store namespace, read and written as one atomic record.
 public struct CredentialRecord: Sendable, Equatable, Codable {
-    /// The schema version this build writes.
-    public static let currentSchemaVersion = 1
+    /// The newest schema version this build reads and writes.
+    ///
+    /// Version 2 added ``StoredSession/dpopKey``. A record is written as version 2 only when it
+    /// holds a DPoP key (``schemaVersion``), so an earlier build, which would present a bound
+    /// refresh token without its proof, refuses it as newer instead; every other record stays
+    /// version 1 and both read it alike. Version 1 records load unchanged.
+    public static let currentSchemaVersion = 2
+
+    /// The version this record is written as: 2 when it holds a DPoP key, else 1.
+    public var schemaVersion: Int {
+        session?.dpopKey != nil ? 2 : 1
+    }
 
     /// The active session's credentials, if any.
     public var session: StoredSession?

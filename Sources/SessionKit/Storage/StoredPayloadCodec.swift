@@ -18,7 +18,7 @@ package enum StoredPayloadCodec {
     package static func seal(_ record: CredentialRecord) throws(CredentialStoreError) -> [UInt8] {
         StoreEnvelope.seal(
             try encode(record, noun: StoreEnvelope.Kind.credentials.noun), kind: .credentials,
-            schemaVersion: CredentialRecord.currentSchemaVersion)
+            schemaVersion: record.schemaVersion)
     }
 
     package static func openRecord(_ bytes: [UInt8]) throws(CredentialStoreError) -> CredentialRecord {

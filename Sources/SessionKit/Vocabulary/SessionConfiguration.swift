@@ -93,6 +93,16 @@ public struct SessionConfiguration: Sendable {
     /// (default ``ClientAuthentication/none``: a public client). Its middleware runs innermost,
     /// after ``requestMiddleware``. Never rendered with its secret or key.
     public var clientAuthentication: ClientAuthentication = .none
+    /// Whether the session's tokens are sender-constrained with DPoP (RFC 9449): off (the
+    /// default), ``DPoPPolicy/whenSupported`` (the provider's discovery document lists ES256 in
+    /// `dpop_signing_alg_values_supported`) or ``DPoPPolicy/required``. With DPoP on, each sign-in
+    /// makes one key, kept with the session in ``dpopKeyStore`` and the credential record and
+    /// deleted with it.
+    public var dpop: DPoPPolicy = .off
+    /// Where the session's DPoP keys live: on Apple platforms the Secure Enclave when the device
+    /// has one, else a Keychain key (``PlatformDPoPKeyStore`` over `KeychainDPoPKeyBackend`);
+    /// elsewhere the credential record (``RecordDPoPKeyStore``).
+    public var dpopKeyStore: any DPoPKeyStore = Self.platformDPoPKeyStore
 
     /// Creates a configuration with the defaults above.
     public init(provider: ProviderConfiguration) {
@@ -118,6 +128,15 @@ public struct AccessToken: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension SessionConfiguration {
+    /// The platform's DPoP key store.
+    static var platformDPoPKeyStore: any DPoPKeyStore {
+        #if canImport(Security)
+            PlatformDPoPKeyStore(backend: KeychainDPoPKeyBackend())
+        #else
+            RecordDPoPKeyStore()
+        #endif
+    }
+
     /// The refresh timing rule of ``refreshLeadTime``, as every part of the session applies it.
     var refreshTiming: RefreshTiming { RefreshTiming(leadTime: refreshLeadTime) }
 }

@@ -52,7 +52,7 @@ extension SessionError {
     private var categoryOfKind: Category {
         switch kind {
         case .notSignedIn, .refreshTokenRejected, .verificationFailed, .handoffTimedOut, .authorizationDenied, .callbackRejected,
-            .storedSessionForeign, .anotherAccountInStore:
+            .storedSessionForeign, .anotherAccountInStore, .dpopKeyUnavailable:
             .signInRequired
         case .sessionExpired, .deviceCodeExpired:
             .signInRequired
@@ -114,6 +114,7 @@ extension SessionError: CustomStringConvertible {
         case .callbackRejected(let refusal): "\(identifier): \(refusal)"
         case .unsupported(let operation): "\(identifier): \(operation)"
         case .storedSessionForeign(let mismatch): "\(identifier): \(mismatch)"
+        case .dpopKeyUnavailable: identifier
         case .provider(let error): "\(identifier): \(error.summary)"
         case .guestBootstrapFailed(let error): "\(identifier): \(error)"
         case .accountDeletionRefused(let status): "\(identifier): HTTP \(status)"

@@ -51,6 +51,8 @@ extension SessionError {
         public static let storedSessionForeign = Code("stored_session_foreign")
         /// ``SessionError/anotherAccountInStore``.
         public static let anotherAccountInStore = Code("another_account_in_store")
+        /// ``SessionError/dpopKeyUnavailable(_:)``.
+        public static let dpopKeyUnavailable = Code("dpop_key_unavailable")
         /// ``SessionError/randomSourceFailed``.
         public static let randomSourceFailed = Code("random_source_failed")
         /// ``SessionError/invalidRequestOptions(_:)``.
@@ -90,6 +92,7 @@ extension SessionError {
         case .unsupported: .unsupported
         case .storedSessionForeign: .storedSessionForeign
         case .anotherAccountInStore: .anotherAccountInStore
+        case .dpopKeyUnavailable: .dpopKeyUnavailable
         case .randomSourceFailed: .randomSourceFailed
         case .invalidRequestOptions: .invalidRequestOptions
         case .sessionExpired: .sessionExpired
@@ -114,6 +117,7 @@ extension SessionError {
         case .unsupported(let operation): "\(code).\(operation.code)"
         case .callbackRejected(let refusal): "\(code).\(refusal.code)"
         case .storedSessionForeign(let mismatch): "\(code).\(mismatch.code)"
+        case .dpopKeyUnavailable(let loss): "\(code).\(loss.reason.rawValue)"
         case .authorizationDenied(let error): "\(code).\(Self.codeSafe(error))"
         case .notSignedIn, .signInInProgress, .alreadySignedIn, .signOutInProgress, .accountDeletionInProgress, .cancelled,
             .handoffTimedOut, .presentationFailed, .refreshTokenRejected, .accountDeletionRefused, .anotherAccountInStore,

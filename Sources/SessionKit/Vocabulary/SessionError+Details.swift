@@ -53,6 +53,12 @@ extension SessionError {
         return mismatch
     }
 
+    /// Why the DPoP key could not be used and which account it was, for ``Code/dpopKeyUnavailable``.
+    public var dpopKeyLoss: DPoPKeyLoss? {
+        guard case .dpopKeyUnavailable(let loss) = kind else { return nil }
+        return loss
+    }
+
     /// The HTTP status the provider answered with, when the failure is its answer
     /// (``Code/provider`` with a response, ``Code/accountDeletionRefused``, a guest bootstrap refused).
     public var httpStatus: Int? {

@@ -66,6 +66,7 @@ extension SessionError {
         case storage(CredentialStoreError)
         case unsupported(UnsupportedOperation)
         case storedSessionForeign(StoredSessionMismatch)
+        case dpopKeyUnavailable(DPoPKeyLoss)
         case anotherAccountInStore
         case randomSourceFailed
         case invalidRequestOptions(AuthorizationRequestOptionsError)
@@ -132,6 +133,13 @@ extension SessionError {
     /// The store holds a session written for another issuer or client; it was not restored.
     public static func storedSessionForeign(_ mismatch: StoredSessionMismatch) -> SessionError {
         SessionError(kind: .storedSessionForeign(mismatch))
+    }
+    /// The session's DPoP key could not be used (RFC 9449): a stored session's key is gone or is
+    /// another key (restore), or a sign-in could not make one. No request was sent with another
+    /// key; the stored record is kept, and ``DPoPKeyLoss/signInOptions`` suggests the same account
+    /// at the next sign-in.
+    public static func dpopKeyUnavailable(_ loss: DPoPKeyLoss) -> SessionError {
+        SessionError(kind: .dpopKeyUnavailable(loss))
     }
     /// The sign-in's request options break a rule (a reserved extra parameter, `prompt=none` with
     /// another value, …); nothing was sent.

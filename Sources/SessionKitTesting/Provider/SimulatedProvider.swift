@@ -163,6 +163,12 @@ public final class SimulatedProvider<C: Clock>: HTTPTransport, Sendable where C.
         .milliseconds(Int64((clockShift.seconds.withLock { $0 } * 1000).rounded()))
     }
 
+    /// Issues every later token as `Bearer` while still checking proofs: a provider that stops
+    /// sender-constraining mid-session. Only meaningful with ``SimulatedProviderConfiguration/dpop``.
+    public func stopBindingTokens() {
+        state.withLock { $0.dpopIssuesBearer = true }
+    }
+
     /// Forgets every fault not shown yet.
     public func clearScriptedFaults() {
         state.withLock { $0.faults = [:] }

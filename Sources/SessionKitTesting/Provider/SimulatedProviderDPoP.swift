@@ -15,13 +15,21 @@ public struct SimulatedProviderDPoP: Sendable, Hashable {
     public var proofWindow: Duration
     /// Whether a token request without a proof is refused (`invalid_dpop_proof`).
     public var requiresProof: Bool
+    /// Whether a refresh refused with `use_dpop_nonce` spends its refresh token anyway, as a
+    /// provider that uses the grant before it checks the nonce does: the retry with the nonce is
+    /// then answered `invalid_grant`. Off by default (RFC 9449 §8 refuses before using the grant).
+    public var spendsRefreshTokenOnNonceRefusal: Bool
 
     /// Enforcement with the given options; by default a nonce is required and proofs are
     /// accepted within 60 seconds of the provider's clock.
-    public init(requiresNonce: Bool = true, proofWindow: Duration = .seconds(60), requiresProof: Bool = true) {
+    public init(
+        requiresNonce: Bool = true, proofWindow: Duration = .seconds(60), requiresProof: Bool = true,
+        spendsRefreshTokenOnNonceRefusal: Bool = false
+    ) {
         self.requiresNonce = requiresNonce
         self.proofWindow = proofWindow
         self.requiresProof = requiresProof
+        self.spendsRefreshTokenOnNonceRefusal = spendsRefreshTokenOnNonceRefusal
     }
 }
 

@@ -36,6 +36,9 @@ extension SimulatedProviderState {
             ),
             ("scopes_supported", .array(["openid", "profile:basic", "email"].map(SimulatedProviderJSON.string))),
         ]
+        if configuration.dpop != nil {
+            members.append(("dpop_signing_alg_values_supported", .array([.string("ES256")])))
+        }
         if configuration.includesIssuerInCallback {
             members.append(("authorization_response_iss_parameter_supported", .bool(true)))
         }

@@ -21,7 +21,14 @@ extension SimulatedProviderState {
         if let dpop = configuration.dpop {
             switch checkDPoPProof(request, dpop: dpop, now: now) {
             case .success(let thumbprint): proofKey = thumbprint
-            case .failure(let refusal): return refusal.answer
+            case .failure(let refusal):
+                if dpop.spendsRefreshTokenOnNonceRefusal, refusal.asksForNonce, form["grant_type"] == "refresh_token",
+                    let token = form["refresh_token"]
+                {
+                    // A provider that uses the grant before it checks the nonce: the token is gone.
+                    refreshTokens[token] = nil
+                }
+                return refusal.answer
             }
         }
         var answer: Answer
@@ -65,7 +72,8 @@ extension SimulatedProviderState {
                 return .failure(
                     DPoPRefusal(
                         Self.error(
-                            400, "use_dpop_nonce", "the proof must carry the server's nonce", headers: ["DPoP-Nonce": dpopNonce ?? ""])))
+                            400, "use_dpop_nonce", "the proof must carry the server's nonce", headers: ["DPoP-Nonce": dpopNonce ?? ""]),
+                        asksForNonce: true))
             case .invalidProof(let why):
                 return .failure(DPoPRefusal(Self.error(400, "invalid_dpop_proof", why)))
             }
@@ -75,9 +83,12 @@ extension SimulatedProviderState {
     /// A refused proof's answer, as an error so it can travel in a `Result`.
     struct DPoPRefusal: Error {
         let answer: Answer
+        /// Whether the refusal is `use_dpop_nonce`.
+        let asksForNonce: Bool
 
-        init(_ answer: Answer) {
+        init(_ answer: Answer, asksForNonce: Bool = false) {
             self.answer = answer
+            self.asksForNonce = asksForNonce
         }
     }
 
@@ -202,7 +213,7 @@ extension SimulatedProviderState {
 
         var members: [(String, SimulatedProviderJSON)] = [
             ("access_token", .string(accessToken)),
-            ("token_type", .string(grant.dpopJKT != nil ? "DPoP" : "Bearer")),
+            ("token_type", .string(grant.dpopJKT != nil && !dpopIssuesBearer ? "DPoP" : "Bearer")),
             ("expires_in", .integer(Int(lifetime.rounded(.down)))),
         ]
         if let refreshToken { members.append(("refresh_token", .string(refreshToken))) }

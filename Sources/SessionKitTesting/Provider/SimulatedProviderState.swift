@@ -186,6 +186,8 @@ struct SimulatedProviderState {
 
     /// The DPoP nonce every proof must carry, when the configuration requires one.
     var dpopNonce: String?
+    /// Set by ``SimulatedProvider/stopBindingTokens()``: tokens are issued as `Bearer` from now on.
+    var dpopIssuesBearer = false
     /// Every `jti` seen, so a replayed proof is refused.
     var dpopProofIDs: Set<String> = []
     /// The resource server's nonce, scripted refusals and counters.

@@ -157,7 +157,7 @@ import Testing
     @Test func aBearerAnswerIsRefusedWhenDPoPIsRequiredAndAcceptedWhenIssued() async throws {
         let bearer = #"{"access_token":"AT-1","token_type":"Bearer","expires_in":600}"#
         let required = try Fixture { _ in .success(.json(200, bearer)) }
-        await #expect(throws: ProviderError.invalidResponse("token_type is not DPoP where DPoP is required")) {
+        await #expect(throws: ProviderError.dpop(DPoPFailure(.bearerWhereRequired))) {
             try await required.client.refresh(Secret("RT-1"))
         }
         let whenIssued = try Fixture(requirement: .whenIssued) { _ in .success(.json(200, bearer)) }
@@ -170,7 +170,7 @@ import Testing
         let claims = Base64URL.encode(Array(#"{"sub":"u","cnf":{"jkt":"\#(other)"}}"#.utf8))
         let body = #"{"access_token":"e30.\#(claims).sig","token_type":"DPoP"}"#
         let fixture = try Fixture { _ in .success(.json(200, body)) }
-        await #expect(throws: ProviderError.invalidResponse("cnf.jkt does not name the session's DPoP key")) {
+        await #expect(throws: ProviderError.dpop(DPoPFailure(.thumbprintMismatch))) {
             try await fixture.client.refresh(Secret("RT-1"))
         }
         let matching = try Fixture { _ in .success(.json(200, Self.dpopTokens)) }

@@ -637,6 +637,7 @@ struct MachineScript: CustomStringConvertible {
         case .deviceCodeExpired: "deviceCodeExpired"
         case .userInfoRejected: "userInfoRejected"
         case .storedSessionForeign: "storedSessionForeign"
+        case .dpopKeyUnavailable: "dpopKeyUnavailable"
         case .anotherAccountInStore: "anotherAccountInStore"
         case .sessionFailed: "sessionFailed"
         case .shutDown: "shutDown"

@@ -84,6 +84,18 @@ extension StateMachineTests {
             #expect(m.generation == 0)
         }
 
+        @Test func aStoredSessionWhoseDPoPKeyIsLostIsNotRestored() {
+            var m = Script.makeSignedOut()
+            let loss = DPoPKeyLoss(reason: .missing, subject: "S")
+            #expect(
+                m.restore(.dpopKeyUnavailable(loss), waiter: 1) == [
+                    .transition(.signedOut, .signedOut, .dpopKeyUnavailable(loss)),
+                    .resume([1], .failed(.dpopKeyUnavailable(loss))),
+                ])
+            #expect(m.generation == 0)
+            #expect(m.stage == .signedOut)
+        }
+
         @Test func anIncompleteStoredSessionIsRefreshedAndVerifiedBeforeUse() {
             var m = Script.makeSignedOut()
             // The launch does not wait for the refresh: restore() is answered at once.
@@ -196,7 +208,7 @@ extension StateMachineTests {
 
         @Test(arguments: [
             RestorePlan<ScriptTokens>.nothing, .session(Script.tokens("S")), .incompleteSession, .foreignSession(.issuer),
-            .pending(.signOut), .pending(.deleteAccount),
+            .dpopKeyUnavailable(DPoPKeyLoss(reason: .thumbprintMismatch)), .pending(.signOut), .pending(.deleteAccount),
         ])
         func restoreWhileRunningRestoresNothing(plan: RestorePlan<ScriptTokens>) {
             var m = Script.makeActive()

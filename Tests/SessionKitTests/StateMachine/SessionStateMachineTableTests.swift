@@ -289,8 +289,8 @@ extension StateMachineTests {
             case .restoreLoaded:
                 let plans: [RestorePlan<ScriptTokens>] = [
                     .nothing, .session(Script.tokens("S")), .session(Script.tokens("S", expiresIn: 30)), .incompleteSession,
-                    .foreignSession(.issuer), .pending(.signOut), .pending(.deleteAccount),
-                    .session(Script.tokens("S", expiresIn: 30, refreshable: false)),
+                    .foreignSession(.issuer), .dpopKeyUnavailable(DPoPKeyLoss(reason: .missing)), .pending(.signOut),
+                    .pending(.deleteAccount), .session(Script.tokens("S", expiresIn: 30, refreshable: false)),
                     .session(Script.tokens("S", expiresIn: -10, refreshable: false)),
                 ]
                 return plans.map { plan in ("restore found \(plan)", { _ = $0.restore(plan, waiter: 1) }) }

@@ -173,9 +173,10 @@ struct FileCredentialStoreTests {
         let store = FileCredentialStore(directory: directory.storeURL)
         try await store.save(StoreFixtures.record())
         let path = directory.storePath + "/credentials"
-        let newer = StoreEnvelope.seal(Array(#"{"v2":true}"#.utf8), kind: .credentials, schemaVersion: 2)
+        let supported = CredentialRecord.currentSchemaVersion
+        let newer = StoreEnvelope.seal(Array(#"{"later":true}"#.utf8), kind: .credentials, schemaVersion: supported + 1)
         try Files.write(newer, to: path)
-        await #expect(throws: CredentialStoreError.unsupportedSchemaVersion(found: 2, supported: 1)) {
+        await #expect(throws: CredentialStoreError.unsupportedSchemaVersion(found: supported + 1, supported: supported)) {
             try await store.load()
         }
         #expect(try Files.bytes(path) == newer)

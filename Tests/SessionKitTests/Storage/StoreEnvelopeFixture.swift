@@ -26,6 +26,15 @@ enum StoreEnvelopeFixture {
         YtGl3m3J0ZfDiUYhYIo=
         """
 
+    /// ``StoreFixtures/dpopRecord`` as a credentials file: schema 2, a session with its DPoP key.
+    static let schemaTwoRecord = """
+        iVNLUw0KGgpDUkVEAAAAAgAAAAAAAAEdeyJwZW5kaW5nUmV2b2NhdGlvbnMiOltdLCJzZXNzaW9uIjp7ImF1ZGllbmNlIjpb
+        ImMiXSwiZHBvcEtleSI6eyJwbGFjZW1lbnQiOiJyZWNvcmQiLCJwcml2YXRlU2NhbGFyIjoic2NhbGFyLXZhbHVlIiwidGh1
+        bWJwcmludCI6ImprdC12YWx1ZSIsInRva2Vuc0FyZUJvdW5kIjp0cnVlLCJ4IjoieC12YWx1ZSIsInkiOiJ5LXZhbHVlIn0s
+        Imlzc3VlciI6Imh0dHBzOi8vaXNzdWVyLmV4YW1wbGUiLCJyZWZyZXNoVG9rZW4iOiJyZWZyZXNoLXZhbHVlIiwicm90YXRp
+        b24iOjMsInN1YmplY3QiOiJzIn19NHGikksfDzFwBjrZakobIBvPzUkGKAQ3LY4UrCPJJks=
+        """
+
     /// ``StoreFixtures/device`` as a device file.
     static let schemaOneDevice = """
         iVNLUw0KGgpERVZDAAAAAQAAAAAAAABaeyJkZXZpY2VTZWNyZXQiOiJkZXZpY2Utc2VjcmV0LXZhbHVlIiwiZGV2aWNlVVVJ

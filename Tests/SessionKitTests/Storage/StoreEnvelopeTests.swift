@@ -82,12 +82,13 @@ struct StoreEnvelopeTests {
     @Test func newerSchemaIsReportedAsSuch() throws {
         let payload = Array(sealed[StoreEnvelope.headerSize..<(sealed.count - StoreEnvelope.digestSize)])
         let newer = StoreEnvelope.seal(payload, kind: .credentials, schemaVersion: CredentialRecord.currentSchemaVersion + 1)
-        #expect(throws: CredentialStoreError.unsupportedSchemaVersion(found: 2, supported: 1)) {
+        let supported = CredentialRecord.currentSchemaVersion
+        #expect(throws: CredentialStoreError.unsupportedSchemaVersion(found: supported + 1, supported: supported)) {
             try StoredPayloadCodec.openRecord(newer)
         }
         // A newer build may change the payload completely; the version is still reported.
         let alien = StoreEnvelope.seal(Array("not json at all".utf8), kind: .credentials, schemaVersion: 9)
-        #expect(throws: CredentialStoreError.unsupportedSchemaVersion(found: 9, supported: 1)) {
+        #expect(throws: CredentialStoreError.unsupportedSchemaVersion(found: 9, supported: supported)) {
             try StoredPayloadCodec.openRecord(alien)
         }
     }

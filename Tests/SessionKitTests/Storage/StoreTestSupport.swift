@@ -11,6 +11,14 @@ import Synchronization
 
 /// Records and device credentials with recognisable secrets, for store tests.
 enum StoreFixtures {
+    /// A session with its DPoP key, as ``StoreEnvelopeFixture/schemaTwoRecord`` holds it.
+    static let dpopRecord = CredentialRecord(
+        session: StoredSession(
+            refreshToken: Secret("refresh-value"), issuer: "https://issuer.example", subject: "s", audience: ["c"], rotation: 3,
+            dpopKey: StoredDPoPKey(
+                placement: .record, thumbprint: "jkt-value", x: "x-value", y: "y-value", privateScalar: Secret("scalar-value"),
+                tokensAreBound: true)))
+
     static func record(rotation: UInt64 = 1, revocations: Int = 0) -> CredentialRecord {
         CredentialRecord(
             session: StoredSession(

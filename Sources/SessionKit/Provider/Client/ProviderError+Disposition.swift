@@ -32,6 +32,8 @@ extension ProviderError {
     /// | 403 | permanent | transient | permanent | permanent |
     /// | other 4xx | permanent | transient | permanent | permanent |
     /// | a success status with a body the protocol forbids | transient | transient | transient | transient |
+    /// | ``DPoPFailure/Code/refreshTokenSpentByNonceRetry``, ``DPoPFailure/Code/keyUnavailable`` | permanent | permanent | permanent | permanent |
+    /// | any other ``DPoPFailure`` (a downgrade, `Bearer` where required, another key's `jkt`) | permanent | transient | transient | transient |
     ///
     /// A refresh is permanent only when the provider said the grant or the client is refused
     /// (RFC 6749 §5.2 answers with 400 or 401): anything else keeps the session, so a misbehaving
@@ -46,6 +48,11 @@ extension ProviderError {
         switch self {
         case .transport, .invalidResponse:
             return .transient
+        case .dpop(let failure):
+            // The spent refresh token is dead; any other DPoP failure refuses this answer only, and
+            // the session keeps what it holds (a refresh fails at once, no backoff repeats it).
+            if failure.code == .refreshTokenSpentByNonceRetry || failure.code == .keyUnavailable { return .permanent }
+            return operation == .codeExchange ? .permanent : .transient
         case .http(let status, _, _, _):
             if isDPoPRefusal { return .transient }
             if status == 408 || status == 429 || (500...599).contains(status) { return .transient }
@@ -73,6 +80,7 @@ extension ProviderError {
         case .transport(.cancelled): "cancelled"
         case .http(let status, _, _, _): "http_\(status)"
         case .invalidResponse: "invalid_response"
+        case .dpop(let failure): failure.code.rawValue
         }
     }
 }

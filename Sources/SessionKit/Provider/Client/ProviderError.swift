@@ -13,6 +13,10 @@ public enum ProviderError: Error, Sendable, Hashable {
     case http(status: Int, error: String?, retryAfterSeconds: Double?, excerpt: String)
     /// A success status whose body was not what the protocol requires.
     case invalidResponse(String)
+    /// A DPoP failure SessionKit found in the answer (RFC 9449): a downgrade to `Bearer`, a
+    /// `Bearer` answer where DPoP is required, a binding to another key, a refresh token spent by
+    /// the nonce retry.
+    case dpop(DPoPFailure)
 
     /// Whether retrying later may succeed.
     public var isTransient: Bool {
@@ -20,6 +24,7 @@ public enum ProviderError: Error, Sendable, Hashable {
         case .transport(let error): error != .cancelled
         case .http(let status, _, _, _): status == 408 || status == 429 || (500...599).contains(status)
         case .invalidResponse: true
+        case .dpop: false
         }
     }
 
@@ -52,6 +57,7 @@ public enum ProviderError: Error, Sendable, Hashable {
         case .http(let status, let error?, _, _): "\(status) \(error)"
         case .http(let status, nil, _, _): "HTTP \(status)"
         case .invalidResponse(let why): "invalid response: \(why)"
+        case .dpop(let failure): failure.code.rawValue
         }
     }
 

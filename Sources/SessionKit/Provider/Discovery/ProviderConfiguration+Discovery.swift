@@ -81,6 +81,7 @@ extension ProviderConfiguration {
         configuration.tokenEndpointAuthMethods = document.tokenEndpointAuthMethods
         configuration.revocationEndpointAuthMethods = document.revocationEndpointAuthMethods
         configuration.registrationEndpoint = try document.optionalEndpoint(\.registrationEndpoint, "registration_endpoint")
+        configuration.dpopSigningAlgorithms = document.dpopSigningAlgorithms
         return configuration
     }
 
@@ -130,6 +131,7 @@ private struct DiscoveryDocument: Decodable {
     var tokenEndpointAuthMethods: [String]?
     var revocationEndpointAuthMethods: [String]?
     var registrationEndpoint: String?
+    var dpopSigningAlgorithms: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -144,6 +146,7 @@ private struct DiscoveryDocument: Decodable {
         case tokenEndpointAuthMethods = "token_endpoint_auth_methods_supported"
         case revocationEndpointAuthMethods = "revocation_endpoint_auth_methods_supported"
         case registrationEndpoint = "registration_endpoint"
+        case dpopSigningAlgorithms = "dpop_signing_alg_values_supported"
     }
 
     init(decoding data: Data) throws(ConfigurationError) {

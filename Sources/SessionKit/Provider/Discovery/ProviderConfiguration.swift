@@ -77,6 +77,10 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// (`revocation_endpoint_auth_methods_supported`, RFC 8414 §2); `nil` when the provider does
     /// not say, and then the token endpoint's apply.
     public var revocationEndpointAuthMethods: [String]?
+    /// The DPoP proof algorithms the provider accepts (`dpop_signing_alg_values_supported`,
+    /// RFC 9449 §5.1); `nil` when it does not say. ``DPoPPolicy/whenSupported`` turns DPoP on when
+    /// it lists ES256.
+    public var dpopSigningAlgorithms: [String]?
 
     /// Creates a configuration from explicit endpoints. Rejects a redirect scheme containing `_`.
     public init(

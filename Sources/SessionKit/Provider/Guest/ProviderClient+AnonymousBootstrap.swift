@@ -45,6 +45,7 @@ extension ProviderClient {
         case .http(let status, let code, _, _) where !error.isTransient: .rejected(status: status, error: code)
         case .http(let status, _, _, _): .unavailable(status: status, retryAfter: error.retryAfter)
         case .invalidResponse(let reason): .malformedResponse(reason)
+        case .dpop(let failure): .malformedResponse(failure.code.rawValue)
         }
     }
 
