@@ -16,8 +16,9 @@ Clients (made by `setup`, which also writes the confidential client's keys):
   sessionkit-idp-confidential  private_key_jwt with an RSA key (RS256) and a P-256 key (ES256)
 
 Non-interactive sign-in: `GET /authorization?...` with the header `X-Test-User: <name>` signs
-that user in and answers 302 to the redirect URI with the code; without the header the answer is
-401 (there is no login page). Any user name is a user; its claims are made up from the name.
+that user in and answers 302 to the redirect URI with the code. A person in a browser (the
+walkthrough) gets a one-field form instead, which sends the same request with `test_user=<name>`.
+There are no passwords: any user name is a user; its claims are made up from the name.
 
 Where idpyoidc 5.0.0 gets DPoP or OAuth wrong, this front end works around it; each place says
 why (search for "idpyoidc 5.0.0:"). The Swift client is never bent to the provider.
@@ -527,11 +528,12 @@ class FrontEnd:
         return (("201 Created" if created else "200 OK"), response_headers + no_store(), payload)
 
     def authorize(self, query, http_info):
-        user = http_info["headers"].get(USER_HEADER.lower().replace("_", "-"))
-        if not user:
-            return text_answer(401, "no login page here: send the X-Test-User header\n")
-        endpoint = self.server.endpoint["authorization"]
         request = dict(parse_qsl(query))
+        user = http_info["headers"].get(USER_HEADER.lower()) or request.pop("test_user", None)
+        if not user:
+            return login_form(request)
+        self.allow_loopback_port(request)
+        endpoint = self.server.endpoint["authorization"]
         token = CURRENT_USER.set(user)
         try:
             parsed = endpoint.parse_request(request, http_info=http_info)
@@ -550,6 +552,22 @@ class FrontEnd:
             # front end binds the code and checks the binding at the token endpoint.
             self.code_binding[code] = request["dpop_jkt"]
         return "302 Found", [("Location", location), ("Content-Length", "0")] + no_store(), b""
+
+    def allow_loopback_port(self, request):
+        """idpyoidc 5.0.0 matches a redirect URI exactly, port included; RFC 8252 §7.3 says a
+        loopback redirect URI matches with any port. A registered http://127.0.0.1/path lets the
+        same URI with a port through, by registering that exact URI for the client."""
+        uri = request.get("redirect_uri") or ""
+        parts = urlparse(uri)
+        if parts.scheme != "http" or parts.hostname not in ("127.0.0.1", "::1") or parts.port is None:
+            return
+        client = self.context.cdb.get(request.get("client_id") or "")
+        if not client:
+            return
+        portless = urlunparse(parts._replace(netloc="[::1]" if parts.hostname == "::1" else parts.hostname))
+        registered = [registered_uri for registered_uri, _ in client.get("redirect_uris", [])]
+        if portless in registered and uri not in registered:
+            client["redirect_uris"].append((uri, {}))
 
     def authorization_error(self, request, error):
         redirect = request.get("redirect_uri")
@@ -667,9 +685,20 @@ def json_answer(status, body):
     return f"{status} {reason.get(status, 'Error')}", [("Content-Type", "application/json")] + no_store(), json.dumps(body).encode("utf-8")
 
 
-def text_answer(status, text):
-    reason = {401: "Unauthorized"}
-    return f"{status} {reason.get(status, 'Error')}", [("Content-Type", "text/plain")], text.encode("utf-8")
+def login_form(request):
+    """A page for a person: one user name field; the request goes on as it came."""
+    from html import escape
+
+    hidden = "".join(
+        f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in request.items())
+    page = (
+        "<!doctype html><title>Sign in (local test provider)</title>"
+        "<form method=get action=/authorization>"
+        "<p>Local test provider: any user name signs in, without a password.</p>"
+        f"{hidden}<label>User name <input name=test_user value=test-user autofocus></label> "
+        "<button>Sign in</button></form>"
+    )
+    return "200 OK", [("Content-Type", "text/html; charset=utf-8")] + no_store(), page.encode("utf-8")
 
 
 def dpop_challenge(error, description):
