@@ -504,13 +504,13 @@ class FrontEnd:
         if path == "/registration" and method == "POST":
             return self.serve(endpoints["registration"], body, http_info, created=True)
         if path == "/registration_api" and method == "GET":
-            return self.serve(endpoints["registration_api"], query, http_info)
+            return self.serve(endpoints["registration_read"], query, http_info)
         if path == "/revocation" and method == "POST":
-            return self.serve(endpoints["revocation"], body, http_info)
+            return self.serve(endpoints["token_revocation"], body, http_info)
         return json_answer(404, {"error": "not_found"})
 
     def serve(self, endpoint, request, http_info, created=False, **process_args):
-        parsed = endpoint.parse_request(request, http_info=http_info)
+        parsed = parse(endpoint, request, http_info)
         if is_error(parsed):
             return json_answer(error_status(endpoint, parsed), parsed.to_dict())
         args = endpoint.process_request(parsed, http_info=http_info, **process_args)
@@ -583,7 +583,7 @@ class FrontEnd:
         endpoint = self.server.endpoint["token"]
         form = dict(parse_qsl(body))
         try:
-            parsed = endpoint.parse_request(form, http_info=http_info)
+            parsed = parse(endpoint, form, http_info)
         except DPoPRefused as refusal:
             return json_answer(400, {"error": "invalid_dpop_proof", "error_description": str(refusal)})
         if is_error(parsed):
@@ -640,7 +640,7 @@ class FrontEnd:
             # proof (RFC 9449 §7.1 says the resource refuses it).
             return dpop_challenge("invalid_token", "the access token is bound to a DPoP key")
         try:
-            parsed = endpoint.parse_request(request, http_info=http_info)
+            parsed = parse(endpoint, request, http_info)
         except DPoPRefused as refusal:
             return dpop_challenge("invalid_dpop_proof", str(refusal))
         if is_error(parsed):
@@ -654,6 +654,21 @@ class FrontEnd:
         if isinstance(payload, str):
             payload = payload.encode("utf-8")
         return "200 OK", [("Content-Type", "application/json")] + no_store(), payload
+
+
+def parse(endpoint, request, http_info):
+    """`endpoint.parse_request`, with a failed client authentication as the error it is.
+
+    idpyoidc 5.0.0 raises UnAuthorizedClient (or another ClientAuthenticationError) out of
+    parse_request when a client fails to authenticate; RFC 6749 §5.2 answers invalid_client (401).
+    """
+    from idpyoidc.message.oauth2 import ResponseMessage
+    from idpyoidc.server.exception import ClientAuthenticationError, UnAuthorizedClient, UnknownClient
+
+    try:
+        return endpoint.parse_request(request, http_info=http_info)
+    except (UnAuthorizedClient, ClientAuthenticationError, UnknownClient):
+        return ResponseMessage(error="invalid_client", error_description="client authentication failed")
 
 
 def is_error(message):
