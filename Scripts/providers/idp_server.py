@@ -431,6 +431,13 @@ class FrontEnd:
                 self.context.provider_info[key] = methods + ["none"]
         # Refresh token -> the thumbprint of the key it is bound to; code -> the authorization
         # request's dpop_jkt (RFC 9449 §10).
+        # idpyoidc 5.0.0: a client assertion's aud must name the very endpoint it is sent to, so an
+        # assertion for the token endpoint (what clients send everywhere, RFC 7523 §3) is refused
+        # at revocation, and one naming the issuer is refused everywhere. Both name this
+        # authorization server, which is what RFC 7523 §3 asks the server to check.
+        for name in ("token", "token_revocation"):
+            target = self.server.endpoint[name]
+            target.allowed_targets = list(dict.fromkeys(list(target.allowed_targets) + ["token", ""]))
         self.refresh_binding = {}
         self.code_binding = {}
         self.register_clients()

@@ -44,6 +44,8 @@ struct IDPyOIDCTests {
         let harness = try await dpopHarness(keys, user: "dpop")
         defer { harness.cleanUp() }
         let session = harness.makeSession()
+        let recorder = TransitionRecorder()
+        session.addObserver { recorder.record($0) }
 
         let identity = try await session.signIn()
         #expect(identity.subject.count == 64)
@@ -66,6 +68,7 @@ struct IDPyOIDCTests {
 
         try await session.signOut()
         #expect(session.stage == .signedOut)
+        #expect(recorder.reasons.contains(.revocationConfirmed))
     }
 
     @Test func aRefreshTokenReplayedWithoutTheKeyOrWithAnotherKeyIsRefused() async throws {
@@ -102,12 +105,12 @@ struct IDPyOIDCTests {
 
     @Test func privateKeyJWTWithAnRS256KeyFromAPKCS8File() async throws {
         let client = try #require(environment.keyClient)
-        try await signInAndRefresh(keyFile: client.rsaKeyFile, keyID: client.rsaKeyID, algorithm: .rs256)
+        try await signInAndRefresh(keyFile: client.rsaKeyFile, keyID: client.rsaKeyID, algorithm: .rs256, audience: .tokenEndpoint)
     }
 
     @Test func privateKeyJWTWithAnES256KeyFromASEC1File() async throws {
         let client = try #require(environment.keyClient)
-        try await signInAndRefresh(keyFile: client.ecKeyFile, keyID: client.ecKeyID, algorithm: .es256)
+        try await signInAndRefresh(keyFile: client.ecKeyFile, keyID: client.ecKeyID, algorithm: .es256, audience: .issuer)
     }
 
     @Test func aWrongKeyIsRefusedAsInvalidClient() async throws {
@@ -129,20 +132,36 @@ struct IDPyOIDCTests {
         #expect(session.stage == .signedOut)
     }
 
-    private func signInAndRefresh(keyFile: String, keyID: String, algorithm: JWSAlgorithm) async throws {
+    /// The README's `private_key_jwt` command line: the built walkthrough reads the client's key
+    /// from its PEM file, signs in over a loopback redirect, refreshes and revokes.
+    @Test func theWalkthroughAuthenticatesWithAPrivateKeyFromAFile() async throws {
+        let client = try #require(environment.keyClient)
+        var confidential = environment
+        confidential.clientID = client.id
+        confidential.revocationEndpoint = URL(string: environment.issuer + "/revocation")
+        try await DjangoOAuthToolkitTests.loopbackWalkthrough(
+            confidential, port: nil,
+            extraArguments: ["--client-auth", "private_key_jwt", "--client-key-file", client.ecKeyFile, "--client-key-id", client.ecKeyID])
+    }
+
+    private func signInAndRefresh(
+        keyFile: String, keyID: String, algorithm: JWSAlgorithm, audience: ClientAssertionAudience
+    ) async throws {
         let client = try #require(environment.keyClient)
         var confidential = environment
         confidential.clientID = client.id
         let pem = try #require(FileManager.default.contents(atPath: keyFile))
         let key = try ClientAssertionKey(pemBytes: [UInt8](pem), keyID: keyID)
         #expect(key.algorithm == algorithm)
-        let authentication = ClientAuthentication.privateKeyJWT(key)
+        let authentication = ClientAuthentication.privateKeyJWT(key, audience: audience)
         let harness = try await IntegrationHarness.make(confidential, user: "key-\(algorithm.rawValue.lowercased())") {
             $0.clientAuthentication = authentication
         }
         defer { harness.cleanUp() }
         try authentication.check(against: harness.configuration.provider)
         let session = harness.makeSession()
+        let recorder = TransitionRecorder()
+        session.addObserver { recorder.record($0) }
 
         let identity = try await session.signIn()
         #expect(identity.audience == [client.id])
@@ -150,8 +169,10 @@ struct IDPyOIDCTests {
         let refreshed = try await session.refresh()
         #expect(refreshed.secret != first.secret)
         #expect(try await harness.userInfoStatus(refreshed.secret) == 200)
+        // Revocation authenticates with an assertion too.
         try await session.signOut()
         #expect(session.stage == .signedOut)
+        #expect(recorder.reasons.contains(.revocationConfirmed))
     }
 
     /// The `cnf.jkt` of a JWT access token, read without verifying.

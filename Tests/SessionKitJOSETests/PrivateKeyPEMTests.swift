@@ -103,6 +103,9 @@ import Testing
     @Test func renderingsShowTheKeyTypeOnly() throws {
         let key = try PrivateKeyPEM.decode(TestPrivateKeys.rsaPKCS8)
         let body = TestPrivateKeys.rsaPKCS8.split(separator: "\n")[1]
+        var dumped = ""
+        dump(key, to: &dumped)
+        #expect(!dumped.contains("handle"))
         for rendering in ["\(key)", String(reflecting: key)] {
             #expect(rendering == "PrivateKeyPEM.rsa(redacted)")
             #expect(!rendering.contains(body.prefix(16)))

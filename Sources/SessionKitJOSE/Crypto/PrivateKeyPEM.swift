@@ -10,7 +10,7 @@
 /// Explanatory text around the block and an `EC PARAMETERS` block before it (as
 /// `openssl ecparam -genkey` writes) are skipped. Anything else is a typed ``PrivateKeyPEMError``;
 /// nothing parsed ever shows key material.
-public enum PrivateKeyPEM: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public enum PrivateKeyPEM: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// An RSA key of at least 2048 bits, checked for consistency.
     case rsa(RSAPrivateKey)
     /// A P-256 key whose scalar belongs to its public point.
@@ -42,6 +42,9 @@ public enum PrivateKeyPEM: Sendable, CustomStringConvertible, CustomDebugStringC
 
     /// The key type only.
     public var debugDescription: String { description }
+
+    /// No children: `dump` and debuggers show the key type only.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .enum) }
 }
 
 /// Why PEM text did not give a private key. No case carries any of the input.
