@@ -31,7 +31,7 @@ public struct ClientAssertionKey: Sendable, CustomStringConvertible, CustomDebug
 
     /// The key in PEM text (PKCS #8 `PRIVATE KEY`, or the traditional `RSA PRIVATE KEY` /
     /// `EC PRIVATE KEY`): RS256 for an RSA key, ES256 for a P-256 key. Throws
-    /// ``PrivateKeyPEMError`` for anything else (an encrypted key, another curve, a certificate),
+    /// `PrivateKeyPEMError` for anything else (an encrypted key, another curve, a certificate),
     /// never showing any of the text.
     public init(pem: some StringProtocol, keyID: String?) throws(PrivateKeyPEMError) {
         self.init(decoded: try .decode(pem), keyID: keyID)
