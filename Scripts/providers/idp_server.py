@@ -561,7 +561,7 @@ class FrontEnd:
         return "302 Found", [("Location", location), ("Content-Length", "0")] + no_store(), b""
 
     def allow_loopback_port(self, request):
-        """idpyoidc 5.0.0 matches a redirect URI exactly, port included; RFC 8252 §7.3 says a
+        """idpyoidc 5.0.0: it matches a redirect URI exactly, port included; RFC 8252 §7.3 says a
         loopback redirect URI matches with any port. A registered http://127.0.0.1/path lets the
         same URI with a port through, by registering that exact URI for the client."""
         uri = request.get("redirect_uri") or ""
@@ -612,7 +612,7 @@ class FrontEnd:
             if jkt is None and self.grant_is_bound(form.get("refresh_token", "")):
                 return json_answer(
                     400, {"error": "invalid_grant", "error_description": "the refresh token is bound to a DPoP key"})
-        # idpyoidc 5.0.0 issues refresh tokens only for offline_access; these clients always get one.
+        # idpyoidc 5.0.0: it issues refresh tokens only for offline_access; these clients always get one.
         args = endpoint.process_request(parsed, http_info=http_info, issue_refresh=True)
         if is_error(args):
             return json_answer(error_status(endpoint, args), token_error(args.to_dict()))
@@ -666,7 +666,7 @@ class FrontEnd:
 def parse(endpoint, request, http_info):
     """`endpoint.parse_request`, with a failed client authentication as the error it is.
 
-    idpyoidc 5.0.0 raises UnAuthorizedClient (or another ClientAuthenticationError) out of
+    idpyoidc 5.0.0: it raises UnAuthorizedClient (or another ClientAuthenticationError) out of
     parse_request when a client fails to authenticate; RFC 6749 §5.2 answers invalid_client (401).
     """
     from idpyoidc.message.oauth2 import ResponseMessage
@@ -685,7 +685,7 @@ def is_error(message):
 
 
 def token_error(error):
-    # idpyoidc 5.0.0 answers a dead or retired refresh token with invalid_request; RFC 6749 §5.2
+    # idpyoidc 5.0.0: it answers a dead or retired refresh token with invalid_request; RFC 6749 §5.2
     # names invalid_grant for it.
     if error.get("error") == "invalid_request" and "inactive" in (error.get("error_description") or "").lower():
         error = dict(error, error="invalid_grant")
