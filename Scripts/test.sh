@@ -2,7 +2,7 @@
 # Runs every SessionKit test on a fresh machine:
 #   0. checks that the manifest's swift-tools-version covers every language feature the sources use
 #      (Scripts/tools-version.py, with its own tests first),
-#   1. installs what the tests need (OpenSSL headers, libsecret, gnome-keyring, D-Bus, Chromium; the two
+#   1. installs what the tests need (OpenSSL headers, libsecret, gnome-keyring, D-Bus, Chromium; the three
 #      real OpenID providers from PyPI),
 #   2. starts the providers on 127.0.0.1,
 #   3. builds and runs the suite with warnings as errors, then again under the thread sanitizer,
@@ -160,7 +160,7 @@ wait_for_build .build/build-output.txt
 run_tests .build/test-output.txt -Xswiftc -warnings-as-errors
 if [ "$providers" = 1 ]; then
     # The integration suites skip themselves without providers; here they must have run.
-    for suite in DjangoOAuthToolkitTests OIDCProviderMockTests OIDCProviderMockSessionOpenIDConnectTests; do
+    for suite in DjangoOAuthToolkitTests OIDCProviderMockTests OIDCProviderMockSessionOpenIDConnectTests IDPyOIDCTests; do
         grep -q "Suite $suite passed" .build/test-output.txt || { echo "integration suite $suite did not run" >&2; exit 1; }
     done
 fi

@@ -28,7 +28,7 @@ enum WalkthroughCommand {
 
     private static let valueOptions: Set<String> = [
         "--issuer", "--client-id", "--redirect-uri", "--revocation-endpoint", "--device-authorization-endpoint", "--loopback-port",
-        "--client-auth", "--client-secret-file", "--dpop",
+        "--client-auth", "--client-secret-file", "--client-key-file", "--client-key-id", "--dpop",
     ]
 
     /// The environment variable a client secret is read from when no `--client-secret-file` is
@@ -100,17 +100,24 @@ enum WalkthroughCommand {
     }
 
     /// `--client-auth METHOD` with its secret from `--client-secret-file PATH` or
-    /// ``clientSecretVariable``; `none` (a public client) when not given.
+    /// ``clientSecretVariable``, or (`private_key_jwt`) its private key from `--client-key-file PATH`
+    /// with the key's `kid` from `--client-key-id`; `none` (a public client) when not given.
     private static func clientAuthentication(
         _ values: [String: String], environment: [String: String]
     ) throws(UsageError) -> ClientAuthentication {
         let method = values["--client-auth"] ?? "none"
+        if method != "private_key_jwt" {
+            for option in ["--client-key-file", "--client-key-id"] where values[option] != nil {
+                throw UsageError(message: "\(option) needs --client-auth private_key_jwt")
+            }
+        }
         if method == "none" {
             if values["--client-secret-file"] != nil { throw UsageError(message: "--client-secret-file needs --client-auth") }
             return .none
         }
+        if method == "private_key_jwt" { return try privateKeyJWT(values) }
         guard method == "client_secret_basic" || method == "client_secret_post" else {
-            throw UsageError(message: "--client-auth takes none, client_secret_basic or client_secret_post")
+            throw UsageError(message: "--client-auth takes none, client_secret_basic, client_secret_post or private_key_jwt")
         }
         let text: String
         if let path = values["--client-secret-file"] {
@@ -127,6 +134,26 @@ enum WalkthroughCommand {
         let secret = Secret(text.hasSuffix("\n") ? String(text.dropLast()) : text)
         guard !secret.value.isEmpty else { throw UsageError(message: "the client secret is empty") }
         return method == "client_secret_basic" ? .clientSecretBasic(secret) : .clientSecretPost(secret)
+    }
+
+    /// `private_key_jwt` with the PEM key of `--client-key-file` (RS256 for RSA, ES256 for P-256).
+    /// A key never comes from the command line or the environment; the messages name the file's
+    /// problem, never its contents.
+    private static func privateKeyJWT(_ values: [String: String]) throws(UsageError) -> ClientAuthentication {
+        if values["--client-secret-file"] != nil {
+            throw UsageError(message: "--client-auth private_key_jwt takes --client-key-file, not --client-secret-file")
+        }
+        guard let path = values["--client-key-file"] else {
+            throw UsageError(message: "--client-auth private_key_jwt needs --client-key-file PATH (a PEM private key)")
+        }
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw UsageError(message: "--client-key-file cannot be read")
+        }
+        do {
+            return .privateKeyJWT(try ClientAssertionKey(pemBytes: [UInt8](contents), keyID: values["--client-key-id"]))
+        } catch {
+            throw UsageError(message: "--client-key-file: \(error)")
+        }
     }
 
     private static func firstRealProviderArgument(_ arguments: [String]) -> String {
@@ -217,10 +244,13 @@ enum WalkthroughCommand {
             Against a real OpenID provider, in real time: sign in, refresh, and a server-first sign-out.
               --issuer URL                         the provider's issuer (OpenID discovery)
               --client-id ID                       a client registered there (public unless --client-auth)
-              --client-auth METHOD                 none (default), client_secret_basic or client_secret_post;
-                                                   the secret from --client-secret-file PATH or the
-                                                   SESSIONKIT_CLIENT_SECRET environment variable, never
-                                                   the command line
+              --client-auth METHOD                 none (default), client_secret_basic, client_secret_post
+                                                   or private_key_jwt; the secret from --client-secret-file
+                                                   PATH or the SESSIONKIT_CLIENT_SECRET environment
+                                                   variable, never the command line
+              --client-key-file PATH               private_key_jwt: the client's private key, PEM (PKCS #8,
+                                                   RSA PRIVATE KEY or EC PRIVATE KEY; RS256 or ES256)
+              --client-key-id KID                  the kid of the key's registered public half
               --redirect-uri URI                   a registered redirect URI; for http://127.0.0.1/… the
                                                    walkthrough catches the browser's redirect itself
               --loopback-port N                    listen on port N instead of one the system picks; for a

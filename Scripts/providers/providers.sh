@@ -2,19 +2,22 @@
 # Local OpenID providers for SessionKit's integration tests, on 127.0.0.1 only.
 #
 #   providers.sh install          venvs + packages + DOT database/key/client (idempotent)
-#   providers.sh start            install if needed, start both, wait for discovery
-#   providers.sh stop             stop both (only the processes this script started)
+#   providers.sh start            install if needed, start all three, wait for discovery
+#   providers.sh stop             stop all three (only the processes this script started)
 #   providers.sh env              print `export` lines for the integration tests
 #   providers.sh status           say what runs where
 #   providers.sh rotate-dot-key   make a new signing key active at the DOT provider
 #
 # Everything lives under $SESSIONKIT_PROVIDERS_DIR (default: <repo>/.providers, git-ignored):
-#   dot-venv/, mock-venv/    virtual environments
+#   dot-venv/, mock-venv/, idp-venv/   virtual environments
 #   dot/                     DOT state: db.sqlite3, signing-key.pem, inactive-keys/
-#   {dot,mock}.{pid,port,log}
+#   idp/                     idpyoidc state: the provider's keys, the confidential client's
+#                            private keys (client-rs256.pem PKCS#8, client-es256.pem SEC 1)
+#   {dot,mock,idp}.{pid,port,log}
 #
-# Python: DOT runs on 3.11 (SESSIONKIT_PYTHON_DOT overrides), oidc-provider-mock on >= 3.12
-# (SESSIONKIT_PYTHON_MOCK overrides); both are searched on PATH, in pyenv and in /usr.
+# Python: DOT and idpyoidc run on 3.11 (SESSIONKIT_PYTHON_DOT, SESSIONKIT_PYTHON_IDP override),
+# oidc-provider-mock on >= 3.12 (SESSIONKIT_PYTHON_MOCK overrides); all are searched on PATH, in
+# pyenv and in /usr.
 set -euo pipefail
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,6 +38,12 @@ DOT_DEVICE_CLIENT_ID=sessionkit-dot-device
 DOT_CONFIDENTIAL_CLIENT_ID=sessionkit-dot-confidential
 DOT_CONFIDENTIAL_SECRET="local test secret/+:%"
 DOT_POST_LOGOUT_REDIRECT_URI="com.example.app:/logged-out"
+# idpyoidc 5.0.0 behind a front end of ours (idp_server.py: wsgiref, no other dependency), with
+# DPoP, private_key_jwt and dynamic registration; its deviations are worked around there.
+IDP_SPEC=("idpyoidc==5.0.0")
+IDP_CLIENT_ID=sessionkit-idp
+IDP_CONFIDENTIAL_CLIENT_ID=sessionkit-idp-confidential
+IDP_REDIRECT_URI="com.example.app:/callback"
 MOCK_CLIENT_ID=sessionkit-mock
 # The mock accepts any client id and any redirect URI while client registration is not required
 # (its registration endpoint, unused here, would accept only http(s) redirect URIs).
@@ -74,6 +83,13 @@ python_for_dot() {
     first_python 11 13 "${SESSIONKIT_PYTHON_DOT:-}" python3.11 /usr/bin/python3.11 /usr/local/bin/python3.11 \
         $(pyenv_pythons 11) python3.12 $(pyenv_pythons 12) python3.13 $(pyenv_pythons 13) python3 ||
         die "no Python 3.11-3.13 found for django-oauth-toolkit (set SESSIONKIT_PYTHON_DOT)"
+}
+
+python_for_idp() {
+    # idpyoidc 5.0.0 was measured on 3.11.
+    first_python 11 13 "${SESSIONKIT_PYTHON_IDP:-}" python3.11 /usr/bin/python3.11 /usr/local/bin/python3.11 \
+        $(pyenv_pythons 11) python3.12 $(pyenv_pythons 12) python3.13 $(pyenv_pythons 13) python3 ||
+        die "no Python 3.11-3.13 found for idpyoidc (set SESSIONKIT_PYTHON_IDP)"
 }
 
 python_for_mock() {
@@ -116,9 +132,13 @@ cmd_install() {
     mkdir -p "$STATE_DIR"
     ensure_venv dot "$(python_for_dot)" "${DOT_SPEC[@]}"
     ensure_venv mock "$(python_for_mock)" "${MOCK_SPEC[@]}"
+    ensure_venv idp "$(python_for_idp)" "${IDP_SPEC[@]}"
     (dot_env && "$STATE_DIR/dot-venv/bin/python" "$SCRIPT_DIR/dot_server.py" setup >/dev/null)
+    # The confidential client's key pairs (kept across runs; the provider reads the public halves).
+    "$STATE_DIR/idp-venv/bin/python" "$SCRIPT_DIR/idp_server.py" setup "$STATE_DIR/idp"
     log "installed: $("$STATE_DIR/dot-venv/bin/python" -m pip show django-oauth-toolkit 2>/dev/null | sed -n 's/^Version: /django-oauth-toolkit /p')," \
-        "$("$STATE_DIR/mock-venv/bin/python" -m pip show oidc-provider-mock 2>/dev/null | sed -n 's/^Version: /oidc-provider-mock /p')"
+        "$("$STATE_DIR/mock-venv/bin/python" -m pip show oidc-provider-mock 2>/dev/null | sed -n 's/^Version: /oidc-provider-mock /p')," \
+        "$("$STATE_DIR/idp-venv/bin/python" -m pip show idpyoidc 2>/dev/null | sed -n 's/^Version: /idpyoidc /p')"
 }
 
 free_port() {
@@ -141,6 +161,7 @@ discovery_url() {
     case $1 in
     dot) printf 'http://127.0.0.1:%s/o/.well-known/openid-configuration' "$2" ;;
     mock) printf 'http://127.0.0.1:%s/.well-known/openid-configuration' "$2" ;;
+    idp) printf 'http://127.0.0.1:%s/.well-known/openid-configuration' "$2" ;;
     esac
 }
 
@@ -148,6 +169,7 @@ marker_for() {
     case $1 in
     dot) printf 'dot_server' ;;
     mock) printf 'oidc_provider_mock' ;;
+    idp) printf 'idp_server.py' ;;
     esac
 }
 
@@ -162,6 +184,10 @@ launch() {
     mock)
         (exec "$STATE_DIR/mock-venv/bin/python" -m oidc_provider_mock --host 127.0.0.1 --port "$port") \
             >>"$STATE_DIR/mock.log" 2>&1 </dev/null &
+        ;;
+    idp)
+        (exec "$STATE_DIR/idp-venv/bin/python" "$SCRIPT_DIR/idp_server.py" serve "$STATE_DIR/idp" "$port") \
+            >>"$STATE_DIR/idp.log" 2>&1 </dev/null &
         ;;
     esac
     echo $! >"$STATE_DIR/$name.pid"
@@ -231,17 +257,20 @@ cmd_start() {
     cmd_install
     start_one dot
     start_one mock
+    start_one idp
 }
 
 cmd_stop() {
     stop_one dot
     stop_one mock
+    stop_one idp
 }
 
 cmd_env() {
-    local dot mock
+    local dot mock idp
     dot=$(require_port dot)
     mock=$(require_port mock)
+    idp=$(require_port idp)
     cat <<EOF
 export SESSIONKIT_DOT_ISSUER=http://127.0.0.1:$dot/o
 export SESSIONKIT_DOT_CLIENT_ID=$DOT_CLIENT_ID
@@ -258,12 +287,22 @@ export SESSIONKIT_MOCK_ISSUER=http://127.0.0.1:$mock
 export SESSIONKIT_MOCK_CLIENT_ID=$MOCK_CLIENT_ID
 export SESSIONKIT_MOCK_REDIRECT_URI=$MOCK_REDIRECT_URI
 export SESSIONKIT_MOCK_USERS_URL=http://127.0.0.1:$mock/users
+export SESSIONKIT_IDP_ISSUER=http://127.0.0.1:$idp
+export SESSIONKIT_IDP_CLIENT_ID=$IDP_CLIENT_ID
+export SESSIONKIT_IDP_REDIRECT_URI=$IDP_REDIRECT_URI
+export SESSIONKIT_IDP_USER_HEADER=X-Test-User
+export SESSIONKIT_IDP_REGISTRATION_ENDPOINT=http://127.0.0.1:$idp/registration
+export SESSIONKIT_IDP_CONFIDENTIAL_CLIENT_ID=$IDP_CONFIDENTIAL_CLIENT_ID
+export SESSIONKIT_IDP_CLIENT_KEY_FILE=$STATE_DIR/idp/client-rs256.pem
+export SESSIONKIT_IDP_CLIENT_KEY_ID=client-rs256
+export SESSIONKIT_IDP_CLIENT_EC_KEY_FILE=$STATE_DIR/idp/client-es256.pem
+export SESSIONKIT_IDP_CLIENT_EC_KEY_ID=client-es256
 EOF
 }
 
 cmd_status() {
     local name pid
-    for name in dot mock; do
+    for name in dot mock idp; do
         if pid=$(running_pid "$name" "$(marker_for "$name")"); then
             echo "$name: running, pid $pid, http://127.0.0.1:$(cat "$STATE_DIR/$name.port")"
         else

@@ -279,6 +279,28 @@ done:
 }
 
 /// Releases a key from this shim.
+/// An RSA private key from a PKCS #1 `RSAPrivateKey` DER encoding that fills all of `der`, checked
+/// for consistency (primes, exponents, the public half). Returns NULL on any failure; release with
+/// `sk_key_free`. Never prompts for a passphrase (DER carries none).
+static inline EVP_PKEY *sk_rsa_private_key_from_der(const unsigned char *der, size_t der_length) {
+    const unsigned char *cursor = der;
+    EVP_PKEY *key = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    if (der == NULL || der_length == 0 || der_length > 1u << 20) return NULL;
+    key = d2i_PrivateKey(EVP_PKEY_RSA, NULL, &cursor, (long)der_length);
+    if (key == NULL) goto fail;
+    if (cursor != der + der_length) goto fail;
+    ctx = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);
+    if (ctx == NULL || EVP_PKEY_check(ctx) != 1) goto fail;
+    EVP_PKEY_CTX_free(ctx);
+    return key;
+fail:
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(key);
+    ERR_clear_error();
+    return NULL;
+}
+
 static inline void sk_key_free(EVP_PKEY *key) { EVP_PKEY_free(key); }
 
 #endif

@@ -140,6 +140,34 @@ struct CommandLineTests {
             ["--issuer", "https://id.example.com", "--client-id", "c", "--redirect-uri", "http://127.0.0.1/cb", "--dpop", "always"],
             "--dpop takes auto or required"
         ),
+        (
+            [
+                "--issuer", "https://id.example.com", "--client-id", "c", "--redirect-uri", "http://127.0.0.1/cb", "--client-auth",
+                "private_key_jwt",
+            ],
+            "--client-auth private_key_jwt needs --client-key-file PATH"
+        ),
+        (
+            [
+                "--issuer", "https://id.example.com", "--client-id", "c", "--redirect-uri", "http://127.0.0.1/cb", "--client-key-file",
+                "k.pem",
+            ],
+            "--client-key-file needs --client-auth private_key_jwt"
+        ),
+        (
+            [
+                "--issuer", "https://id.example.com", "--client-id", "c", "--redirect-uri", "http://127.0.0.1/cb", "--client-auth",
+                "private_key_jwt", "--client-key-file", "/nonexistent/key.pem",
+            ],
+            "--client-key-file cannot be read"
+        ),
+        (
+            [
+                "--issuer", "https://id.example.com", "--client-id", "c", "--redirect-uri", "http://127.0.0.1/cb", "--client-auth",
+                "private_key_jwt", "--client-key-file", "/etc/passwd",
+            ],
+            "--client-key-file: not PEM text"
+        ),
     ])
     func walkthroughErrorsNameTheArgumentAndPointToHelp(arguments: [String], message: String) async throws {
         let run = try await CommandRun.run("walkthrough", arguments)

@@ -18,6 +18,7 @@ enum Scenarios {
         switch environment.kind {
         case .djangoOAuthToolkit: #expect(Int(identity.subject) != nil, "DOT's sub is the numeric user id")
         case .oidcProviderMock: #expect(identity.subject == harness.user)
+        case .idpyoidc: #expect(identity.subject.count == 64, "idpyoidc's public sub is a SHA-256 in hex")
         }
         #expect(session.stage == .active)
         let stored = try #require(try await harness.storedSession())
@@ -62,6 +63,9 @@ enum Scenarios {
             // The mock drops the old access token; it answers 400 access_denied rather than 401.
             let status = try await harness.userInfoStatus(oldToken.secret)
             #expect(status == 400 || status == 401)
+        case .idpyoidc:
+            #expect(after.refreshToken != before.refreshToken, "idpyoidc retires the refresh token it was given")
+            #expect(await refreshOutcome(before.refreshToken, harness: harness) == "invalid_grant")
         }
     }
 
@@ -188,6 +192,9 @@ enum Scenarios {
             let users = try #require(environment.usersURL)
             _ = try await harness.post(users.appendingPathComponent(identity.subject).appendingPathComponent("revoke-tokens"))
             #expect(await refreshOutcome(stored.refreshToken, harness: harness) == "invalid_grant")
+        case .idpyoidc:
+            #expect(recorder.reasons.contains(.revocationConfirmed))
+            #expect(refreshAtServer == "invalid_grant", "the revoked refresh token fails at the server")
         }
     }
 

@@ -90,6 +90,20 @@
             return RSAKeyDER.parsePublicKey([UInt8](data as Data))
         }
 
+        static func makeRSAPrivateKey(pkcs1DER: [UInt8]) -> Key? {
+            // Security's external form of an RSA private key is PKCS #1 `RSAPrivateKey` DER.
+            let attributes: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeRSA,
+                kSecAttrKeyClass: kSecAttrKeyClassPrivate,
+            ]
+            var error: Unmanaged<CFError>?
+            guard let key = SecKeyCreateWithData(Data(pkcs1DER) as CFData, attributes as CFDictionary, &error) else {
+                error?.release()
+                return nil
+            }
+            return Key(key)
+        }
+
         static func makeP256PublicKey(uncompressedPoint: [UInt8]) -> Key? {
             // Security validates the point (on the curve, not the identity) when it builds the key.
             let attributes: [CFString: Any] = [

@@ -55,6 +55,10 @@ protocol CryptoBackend {
     /// they do not belong together or the backend refuses them.
     static func makeP256PrivateKey(scalar: [UInt8], uncompressedPoint: [UInt8]) -> PrivateKeyHandle?
 
+    /// An RSA private key from its PKCS #1 `RSAPrivateKey` DER, or nil when the encoding is
+    /// malformed or the key inconsistent.
+    static func makeRSAPrivateKey(pkcs1DER: [UInt8]) -> PrivateKeyHandle?
+
     /// The scalar `d` of a P-256 private key, 32 bytes big-endian, or nil when the key cannot be
     /// exported (a hardware key).
     static func p256PrivateScalar(of key: PrivateKeyHandle) -> [UInt8]?

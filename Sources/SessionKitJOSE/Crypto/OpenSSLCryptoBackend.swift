@@ -96,6 +96,10 @@
             return (modulus, exponent)
         }
 
+        static func makeRSAPrivateKey(pkcs1DER: [UInt8]) -> Key? {
+            pkcs1DER.withUnsafeBufferPointer { sk_rsa_private_key_from_der($0.baseAddress, $0.count) }.map(Key.init)
+        }
+
         static func makeP256PublicKey(uncompressedPoint: [UInt8]) -> Key? {
             uncompressedPoint.withUnsafeBufferPointer { sk_p256_public_key($0.baseAddress, $0.count) }.map(Key.init)
         }

@@ -17,6 +17,16 @@ public struct RSAPrivateKey: Sendable {
         return RSAPrivateKey(handle: handle, publicKey: publicKey)
     }
 
+    /// Rebuilds a key from its PKCS #1 `RSAPrivateKey` DER. Throws ``CryptoError/invalidKey`` when
+    /// the encoding is malformed, the key inconsistent, or its modulus outside what
+    /// ``RSAPublicKey`` accepts (2048 bits at least).
+    package init(pkcs1DER: [UInt8]) throws(CryptoError) {
+        guard let handle = PlatformCrypto.makeRSAPrivateKey(pkcs1DER: pkcs1DER),
+            let components = PlatformCrypto.publicComponents(of: handle)
+        else { throw .invalidKey }
+        self.init(handle: handle, publicKey: try RSAPublicKey(modulus: components.modulus, exponent: components.exponent))
+    }
+
     private init(handle: PlatformCrypto.PrivateKeyHandle, publicKey: RSAPublicKey) {
         self.handle = handle
         self.publicKey = publicKey

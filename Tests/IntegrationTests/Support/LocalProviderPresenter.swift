@@ -6,6 +6,7 @@ import SessionKit
 ///
 /// - django-oauth-toolkit: `GET` the authorization URL with the test-user header.
 /// - oidc-provider-mock: `POST` the authorization URL with the form field `sub`.
+/// - idpyoidc (behind `Scripts/providers/idp_server.py`): `GET` with the test-user header, as DOT.
 ///
 /// It sends through a real ``URLSessionTransport``, which does not follow the redirect: the
 /// `Location` header is the answer.
@@ -23,7 +24,7 @@ struct LocalProviderPresenter: HandoffPresenter {
     func authorize(_ authorizationURL: URL) async throws(HandoffError) -> URL {
         let authorization: HTTPRequest
         switch environment.kind {
-        case .djangoOAuthToolkit:
+        case .djangoOAuthToolkit, .idpyoidc:
             authorization = HTTPRequest(
                 method: "GET", url: authorizationURL, headers: [(environment.userHeader ?? "X-Test-User", user)])
         case .oidcProviderMock:

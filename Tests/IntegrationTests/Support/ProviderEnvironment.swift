@@ -11,6 +11,9 @@ struct ProviderEnvironment: Sendable, CustomStringConvertible {
         case djangoOAuthToolkit
         /// oidc-provider-mock: no PKCE check, no rotation, no RFC 7009 endpoint.
         case oidcProviderMock
+        /// idpyoidc 5.0.0 behind `Scripts/providers/idp_server.py`: DPoP at the token and UserInfo
+        /// endpoints, `private_key_jwt`, dynamic registration, refresh token rotation.
+        case idpyoidc
     }
 
     var kind: Kind
@@ -33,11 +36,25 @@ struct ProviderEnvironment: Sendable, CustomStringConvertible {
     var postLogoutRedirectURI: URL?
     /// DOT: a confidential client (authorization code) and its secret, for client authentication.
     var confidentialClient: (id: String, secret: Secret)?
+    /// idpyoidc: a confidential client authenticating with `private_key_jwt`, and the PEM files of
+    /// its RSA (RS256) and P-256 (ES256) keys with their `kid`s.
+    var keyClient: KeyClient?
+    /// idpyoidc: the dynamic client registration endpoint (RFC 7591).
+    var registrationEndpoint: URL?
+
+    struct KeyClient: Sendable {
+        var id: String
+        var rsaKeyFile: String
+        var rsaKeyID: String
+        var ecKeyFile: String
+        var ecKeyID: String
+    }
 
     var description: String {
         switch kind {
         case .djangoOAuthToolkit: "django-oauth-toolkit at \(issuer)"
         case .oidcProviderMock: "oidc-provider-mock at \(issuer)"
+        case .idpyoidc: "idpyoidc at \(issuer)"
         }
     }
 
@@ -45,7 +62,7 @@ struct ProviderEnvironment: Sendable, CustomStringConvertible {
     var userInfoEndpoint: URL {
         switch kind {
         case .djangoOAuthToolkit: URL(string: issuer + "/userinfo/")!
-        case .oidcProviderMock: URL(string: issuer + "/userinfo")!
+        case .oidcProviderMock, .idpyoidc: URL(string: issuer + "/userinfo")!
         }
     }
 
@@ -65,6 +82,26 @@ struct ProviderEnvironment: Sendable, CustomStringConvertible {
             confidentialClient: variables["SESSIONKIT_DOT_CONFIDENTIAL_CLIENT_ID"].flatMap { id in
                 variables["SESSIONKIT_DOT_CONFIDENTIAL_SECRET"].map { (id, Secret($0)) }
             })
+    }()
+
+    static let idpyoidc: ProviderEnvironment? = {
+        let variables = ProcessInfo.processInfo.environment
+        guard let issuer = variables["SESSIONKIT_IDP_ISSUER"], let clientID = variables["SESSIONKIT_IDP_CLIENT_ID"],
+            let redirect = variables["SESSIONKIT_IDP_REDIRECT_URI"].flatMap(URL.init(string:)),
+            let header = variables["SESSIONKIT_IDP_USER_HEADER"]
+        else { return nil }
+        var keyClient: KeyClient?
+        if let id = variables["SESSIONKIT_IDP_CONFIDENTIAL_CLIENT_ID"], let rsa = variables["SESSIONKIT_IDP_CLIENT_KEY_FILE"],
+            let rsaID = variables["SESSIONKIT_IDP_CLIENT_KEY_ID"], let ec = variables["SESSIONKIT_IDP_CLIENT_EC_KEY_FILE"],
+            let ecID = variables["SESSIONKIT_IDP_CLIENT_EC_KEY_ID"]
+        {
+            keyClient = KeyClient(id: id, rsaKeyFile: rsa, rsaKeyID: rsaID, ecKeyFile: ec, ecKeyID: ecID)
+        }
+        // Its revocation endpoint is in discovery.
+        return ProviderEnvironment(
+            kind: .idpyoidc, issuer: issuer, clientID: clientID, redirectURI: redirect, revocationEndpoint: nil,
+            userHeader: header, rotateKeyURL: nil, usersURL: nil, keyClient: keyClient,
+            registrationEndpoint: variables["SESSIONKIT_IDP_REGISTRATION_ENDPOINT"].flatMap(URL.init(string:)))
     }()
 
     static let oidcProviderMock: ProviderEnvironment? = {

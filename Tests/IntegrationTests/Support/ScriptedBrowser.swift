@@ -56,6 +56,8 @@ final class ScriptedBrowser: Sendable {
         case .oidcProviderMock:
             let answer = try await visit("POST", url, form: [("sub", user)], signIn: false)
             return Self.location(answer, base: url)
+        case .idpyoidc:
+            return Self.location(try await visit("GET", url, signIn: true), base: url)
         case .djangoOAuthToolkit:
             let answer = try await visit("GET", url, signIn: signIn)
             guard let location = Self.location(answer, base: url) else { return nil }

@@ -151,6 +151,38 @@ struct ClientAuthenticationTests {
         #expect(ClientAuthentication.none.method(supported: ["client_secret_basic"]) == .none)
     }
 
+    @Test("private_key_jwt with a key read from PEM: its algorithm from the key, typed errors for bad text")
+    func privateKeyJWTFromPEM() async throws {
+        let key = try P256PrivateKey.generate()
+        let pem = try Self.sec1PEM(key)
+        let assertionKey = try ClientAssertionKey(pem: pem, keyID: "ec-pem")
+        #expect(assertionKey.algorithm == .es256)
+        #expect(try ClientAssertionKey(pemBytes: Array(pem.utf8), keyID: nil).algorithm == .es256)
+        let (client, transport) = try client(.privateKeyJWT(assertionKey))
+        _ = try await client.refresh(Secret("rt"))
+        let request = try #require(transport.requests.first)
+        let assertion = try #require(form(request)["client_assertion"])
+        let jws = try CompactJWS.verify(assertion, keys: JWKS(keys: [key.publicJWK(keyID: "ec-pem")]), algorithms: [.es256])
+        #expect(jws.header.keyID == "ec-pem")
+        let body = pem.split(separator: "\n")[1]
+        for text in ["\(assertionKey)", String(reflecting: assertionKey)] {
+            #expect(!text.contains(body.prefix(12)))
+        }
+        #expect(throws: PrivateKeyPEMError.notPEM) { try ClientAssertionKey(pem: "client secret, not a key", keyID: nil) }
+        #expect(throws: PrivateKeyPEMError.notAPrivateKey) {
+            try ClientAssertionKey(pem: pem.replacing("EC PRIVATE KEY", with: "CERTIFICATE"), keyID: nil)
+        }
+    }
+
+    /// A SEC 1 `EC PRIVATE KEY` PEM of `key`, built here so no key file is checked in.
+    private static func sec1PEM(_ key: P256PrivateKey) throws -> String {
+        let curve: [UInt8] = [0xA0, 0x0A, 0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07]
+        let publicKey: [UInt8] = [0xA1, 0x44, 0x03, 0x42, 0x00, 0x04] + key.publicKey.x + key.publicKey.y
+        let der: [UInt8] = [0x30, 0x77, 0x02, 0x01, 0x01, 0x04, 0x20] + (try key.exportScalar()) + curve + publicKey
+        return "-----BEGIN EC PRIVATE KEY-----\n" + Data(der).base64EncodedString(options: .lineLength64Characters)
+            + "\n-----END EC PRIVATE KEY-----\n"
+    }
+
     @Test("no rendering shows the secret or the key")
     func redaction() throws {
         let secret = Secret("very-secret-value-123")

@@ -24,6 +24,31 @@ public struct ClientAssertionKey: Sendable, CustomStringConvertible, CustomDebug
         ClientAssertionKey(signer: .p256(key), keyID: keyID)
     }
 
+    init(signer: Signer, keyID: String?) {
+        self.signer = signer
+        self.keyID = keyID
+    }
+
+    /// The key in PEM text (PKCS #8 `PRIVATE KEY`, or the traditional `RSA PRIVATE KEY` /
+    /// `EC PRIVATE KEY`): RS256 for an RSA key, ES256 for a P-256 key. Throws
+    /// `PrivateKeyPEMError` for anything else (an encrypted key, another curve, a certificate),
+    /// never showing any of the text.
+    public init(pem: some StringProtocol, keyID: String?) throws(PrivateKeyPEMError) {
+        self.init(decoded: try .decode(pem), keyID: keyID)
+    }
+
+    /// The key in the bytes of a PEM file, as ``init(pem:keyID:)`` reads it.
+    public init(pemBytes: [UInt8], keyID: String?) throws(PrivateKeyPEMError) {
+        self.init(decoded: try .decode(bytes: pemBytes), keyID: keyID)
+    }
+
+    private init(decoded key: PrivateKeyPEM, keyID: String?) {
+        switch key {
+        case .rsa(let rsa): self.init(signer: .rsa(rsa), keyID: keyID)
+        case .p256(let p256): self.init(signer: .p256(p256), keyID: keyID)
+        }
+    }
+
     /// The signing algorithm: RS256 or ES256.
     public var algorithm: JWSAlgorithm {
         switch signer {
