@@ -136,7 +136,9 @@ extension Session {
     }
 
     private func rememberNonce(of response: HTTPResponse, for url: URL) {
-        guard let dpop = requestDPoP, let value = response.header("DPoP-Nonce"), let nonce = try? DPoPNonce(headerValue: value) else { return }
+        guard let dpop = requestDPoP, let value = response.header("DPoP-Nonce"), let nonce = try? DPoPNonce(headerValue: value) else {
+            return
+        }
         dpop.nonces.remember(nonce, for: url)
     }
 
