@@ -79,7 +79,10 @@ extension Scenario {
             _ = try await thief.refresh(stolen)
             say.note("unexpected: the provider accepted the token with another key's proof", at: env.clock.wallClockNow())
         } catch {
-            say.note("presented with a proof of the attacker's own key: \(error.oauthError ?? "refused")", at: env.clock.wallClockNow())
+            // The provider asks for its nonce first, then refuses the retry with invalid_grant: the
+            // client cannot tell that from a token spent by the first request, and says so.
+            let answer = if case .dpop(let failure) = error { "\(failure.code)" } else { error.oauthError ?? "refused" }
+            say.note("presented with a proof of the attacker's own key: \(answer)", at: env.clock.wallClockNow())
         }
         say.note("the provider still holds the token active: \(env.provider.isRefreshTokenActive(stolen))", at: env.clock.wallClockNow())
         _ = try await env.session.refresh()

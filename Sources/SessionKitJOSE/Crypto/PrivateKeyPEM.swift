@@ -10,6 +10,7 @@
 /// Explanatory text around the block and an `EC PARAMETERS` block before it (as
 /// `openssl ecparam -genkey` writes) are skipped. Anything else is a typed ``PrivateKeyPEMError``;
 /// nothing parsed ever shows key material.
+@nonexhaustive
 public enum PrivateKeyPEM: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// An RSA key of at least 2048 bits, checked for consistency.
     case rsa(RSAPrivateKey)
