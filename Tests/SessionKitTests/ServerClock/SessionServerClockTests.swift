@@ -117,6 +117,8 @@ struct SessionServerClockTests {
         } catch {
             #expect(error.code == .verificationFailed)
         }
+        // The tokens it refused to use are revoked in the background.
+        await refused.waitUntil { refused.session.workInFlight.isEmpty }
         try await refused.finish()
     }
 
