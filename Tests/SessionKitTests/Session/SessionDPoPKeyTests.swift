@@ -132,6 +132,8 @@ struct SessionDPoPKeyTests {
         try await env.session.deleteAccount()
         #expect(env.store.record.session == nil)
         #expect(backend.count == 0)
+        // The refresh token is revoked in the background after the deletion.
+        await env.waitUntil { env.session.workInFlight.isEmpty }
         try await env.finish()
     }
 
