@@ -17,13 +17,17 @@ struct BenchmarkSession: Sendable {
     let store: FileCredentialStore
     let session: Session
 
-    /// A provider, a session on it and an empty store; nobody signed in yet.
-    init(provider providerConfiguration: SimulatedProviderConfiguration = SimulatedProviderConfiguration()) throws {
+    /// A provider, a session on it and an empty store; nobody signed in yet. With `dpop`, the
+    /// provider checks a proof on every token request and binds its tokens, and the session
+    /// requires DPoP (its own key per sign-in, kept with the record).
+    init(provider providerConfiguration: SimulatedProviderConfiguration = SimulatedProviderConfiguration(), dpop: Bool = false) throws {
         let clock = TestClock()
+        var providerConfiguration = providerConfiguration
+        if dpop { providerConfiguration.dpop = SimulatedProviderDPoP() }
         let provider = try SimulatedProvider(
             configuration: providerConfiguration, clock: clock, now: { clock.wallClockNow() },
             signingKeys: SimulatedProviderKeys.shared(count: 1))
-        try self.init(clock: clock, provider: provider, transport: SuspendingTransport(provider))
+        try self.init(clock: clock, provider: provider, transport: SuspendingTransport(provider), dpop: dpop)
     }
 
     /// Another session on the same provider, transport and clock, with a store of its own.
@@ -31,14 +35,17 @@ struct BenchmarkSession: Sendable {
         try self.init(clock: other.clock, provider: other.provider, transport: other.transport)
     }
 
-    private init(clock: TestClock, provider: SimulatedProvider<TestClock>, transport: SuspendingTransport<SimulatedProvider<TestClock>>)
-        throws
-    {
+    private init(
+        clock: TestClock, provider: SimulatedProvider<TestClock>, transport: SuspendingTransport<SimulatedProvider<TestClock>>,
+        dpop: Bool = false
+    ) throws {
         self.clock = clock
         self.provider = provider
         self.transport = transport
         presenter = ScriptedPresenter(provider: provider)
-        configuration = SessionConfiguration(provider: try provider.providerConfiguration())
+        var configuration = SessionConfiguration(provider: try provider.providerConfiguration())
+        if dpop { configuration.dpop = .required }
+        self.configuration = configuration
         directory = BenchmarkDirectory()
         store = FileCredentialStore(directory: directory.url)
         session = Session(

@@ -10,9 +10,13 @@ struct BenchmarkSuite {
     var rounds: Int
     var fastPathIterations = 300_000
     var callerCounts = [1, 1_000, 10_000, 100_000]
-    /// The groups to run (`fast-path`, `concurrent`, `month`, `cold-launch`, `idtoken`, `dpop`); all by default.
+    /// The groups to run (`fast-path`, `concurrent`, `month`, `cold-launch`, `idtoken`, `dpop`,
+    /// `dpop-refresh`); all by default.
     var groups: Set<String> = Self.allGroups
-    static let allGroups: Set<String> = ["fast-path", "concurrent", "month", "cold-launch", "idtoken", "dpop"]
+    static let allGroups: Set<String> = ["fast-path", "concurrent", "month", "cold-launch", "idtoken", "dpop", "dpop-refresh"]
+    static let dpopRefreshRatioLimit = 1.2
+    /// Callers asking the DPoP session for a due token at once.
+    var dpopCallers = 100_000
     /// A DPoP proof may cost at most this much of a bare OpenSSL ES256 sign of the same bytes.
     static let dpopProofRatioLimit = 1.3
 
@@ -53,6 +57,9 @@ struct BenchmarkSuite {
         var dpop = try groups.contains("dpop") ? DPoPProofBenchmark.make() : nil
         dpop?.runRound()
         let dpopWarmUp = dpop?.result
+        var dpopRefresh = groups.contains("dpop-refresh") ? try await DPoPRefreshBenchmark.make() : nil
+        try await dpopRefresh?.runRound()
+        dpopRefresh?.dropSamples()
         // Warm-up: first-touch allocations and lazy initialisation stay out of the samples.
         if groups.contains("fast-path") {
             try await fastPath.runRound(0)
@@ -73,6 +80,7 @@ struct BenchmarkSuite {
             if groups.contains("cold-launch") { try await coldLaunch.runRound() }
             idToken?.runRound()
             dpop?.runRound()
+            try await dpopRefresh?.runRound()
         }
         // The first round warmed up; it is left out of the samples.
         let idTokenResult = idToken.map { Self.dropFirstRound($0.result, warmUp: idTokenWarmUp) } ?? IDTokenBenchmark.Result()
@@ -104,6 +112,20 @@ struct BenchmarkSuite {
             measures.append(Measure("dpop.proof", proof.median, unit: "ns"))
             measures.append(Measure("dpop.bare_sign", raw.median, unit: "ns"))
             measures.append(Measure("dpop.ratio", ratios.median, unit: "x", atMost: Self.dpopProofRatioLimit))
+        }
+        if var dpopRefresh {
+            try await dpopRefresh.runConcurrentCallers(dpopCallers)
+            await dpopRefresh.finish()
+            let result = dpopRefresh.result
+            measures.append(Measure("dpop.refresh", result.microseconds[.dpop]?.median ?? .nan, unit: "us"))
+            measures.append(Measure("dpop.bearer_refresh", result.microseconds[.bearer]?.median ?? .nan, unit: "us"))
+            measures.append(Measure("dpop.refresh_ratio", result.ratios.median, unit: "x", atMost: Self.dpopRefreshRatioLimit))
+            measures.append(
+                Measure("dpop.requests_per_refresh", result.requestsPerRefresh[.dpop] ?? .nan, unit: "requests", equalTo: 1))
+            measures.append(
+                Measure(
+                    "dpop.callers_\(result.concurrentCallers).refresh_requests", Double(result.concurrentRefreshRequests),
+                    unit: "requests", equalTo: 1))
         }
         return Result(
             measures: measures, fastPath: fastPath, callers: callers, month: month, coldLaunch: coldLaunch, idToken: idTokenResult)

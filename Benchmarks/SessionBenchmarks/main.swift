@@ -1,7 +1,7 @@
 import Foundation
 
-// swift run -c release SessionBenchmarks [--json] [--rounds N] [--only fast-path|concurrent|month|cold-launch|idtoken|dpop]
-let usage = "usage: SessionBenchmarks [--json] [--rounds N] [--only fast-path|concurrent|month|cold-launch|idtoken|dpop]…\n"
+// swift run -c release SessionBenchmarks [--json] [--rounds N] [--only fast-path|concurrent|month|cold-launch|idtoken|dpop|dpop-refresh]
+let usage = "usage: SessionBenchmarks [--json] [--rounds N] [--only fast-path|concurrent|month|cold-launch|idtoken|dpop|dpop-refresh]…\n"
 var arguments = Array(CommandLine.arguments.dropFirst())
 let json = arguments.contains("--json")
 arguments.removeAll { $0 == "--json" }
