@@ -128,13 +128,6 @@ extension Session {
         }
     }
 
-    /// The DPoP middleware the app's own requests are signed with: one the app put in the chain
-    /// itself, else the session's own (none while the policy is off).
-    var requestDPoP: DPoPMiddleware? {
-        if let wired = outerMiddleware.lazy.compactMap({ $0 as? DPoPMiddleware }).first { return wired }
-        return dpop.requirement == nil ? nil : dpop.middleware(dpop.holder)
-    }
-
     private func rememberNonce(of response: HTTPResponse, for url: URL) {
         guard let dpop = requestDPoP, let value = response.header("DPoP-Nonce"), let nonce = try? DPoPNonce(headerValue: value) else {
             return

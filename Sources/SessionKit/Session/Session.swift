@@ -36,6 +36,9 @@ public final class Session: Sendable {
     /// the sign-in key's DPoP middleware.
     let outerMiddleware: [any RequestMiddleware]
     let innerMiddleware: [any RequestMiddleware]
+    /// The DPoP middleware the app's own requests are signed with (``authorize(_:)``): one the app
+    /// put in the chain itself, else the session's own (none while the policy is off).
+    let requestDPoP: DPoPMiddleware?
     /// The DPoP key of the device sign-in under way; its own lock, taken inside the machine's.
     let deviceSignInKeySlot = Locked<DPoPSignInKey?>(nil)
     let verifier: TokenVerifier
@@ -102,9 +105,12 @@ public final class Session: Sendable {
         self.innerMiddleware =
             [ServerClockRecorder(serverClock: serverClock, now: wallClock)]
             + configuration.clientAuthentication.middleware(for: configuration.provider, now: wallClock)
+        let sessionDPoP = dpop.middleware(dpop.holder)
+        self.requestDPoP =
+            outerMiddleware.lazy.compactMap { $0 as? DPoPMiddleware }.first ?? (dpop.requirement == nil ? nil : sessionDPoP)
         self.client = ProviderClient(
             configuration: configuration.provider, transport: transport,
-            middleware: outerMiddleware + [dpop.middleware(dpop.holder)] + innerMiddleware, now: wallClock)
+            middleware: outerMiddleware + [sessionDPoP] + innerMiddleware, now: wallClock)
         self.verifier = TokenVerifier(
             configuration: configuration.provider,
             keys: JWKSCache(client: client, timeToLive: configuration.keySetTimeToLive, owner: owner),
