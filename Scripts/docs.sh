@@ -24,14 +24,32 @@ if [[ -z "$docc_bin" ]]; then
 fi
 
 mkdir -p .build
-swift package dump-symbol-graph --minimum-access-level public >.build/dump-symbol-graph.log 2>&1 || {
-    cat .build/dump-symbol-graph.log >&2
-    echo "docs: swift package dump-symbol-graph failed" >&2
+# Symbol graphs for the documented modules only, extracted from the debug build's modules (the
+# test command has made it, with these flags; the build here is then a check that builds
+# nothing, where other flags would rebuild every module). `swift
+# package dump-symbol-graph` would extract every module of the package, tests and benchmarks
+# included: 25 s instead of 2 s here, for the same graphs.
+swift build --build-tests -Xswiftc -warnings-as-errors >.build/docs-build.log 2>&1 || {
+    cat .build/docs-build.log >&2
+    echo "docs: swift build failed" >&2
     exit 1
 }
-# The directory SwiftPM reports, not a search: other scratch paths (the sanitizer's) hold stale graphs.
-graphs=$(sed -n 's/^Files written to //p' .build/dump-symbol-graph.log | tail -n 1)
-[[ -n "$graphs" && -d "$graphs" ]] || { echo "docs: no symbol graphs were written" >&2; exit 1; }
+bin=$(swift build --show-bin-path)
+extract="$(dirname "$(readlink -f "$(command -v swift)")")/swift-symbolgraph-extract"
+triple=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
+graphs=.build/symbol-graphs
+rm -rf "$graphs"
+mkdir -p "$graphs"
+for module in "${modules[@]}"; do
+    "$extract" -module-name "$module" -target "$triple" -I "$bin/Modules" \
+        -Xcc "-fmodule-map-file=$bin/CSessionKitSupport.build/module.modulemap" -I Sources/CSessionKitOpenSSL \
+        -I Sources/CSessionKitSupport/include -minimum-access-level public -output-dir "$graphs" \
+        >.build/symbol-graph-extract.log 2>&1 || {
+        cat .build/symbol-graph-extract.log >&2
+        echo "docs: the symbol graph of $module could not be extracted" >&2
+        exit 1
+    }
+done
 
 failed=0
 # DocC copies a link in a catalog into the site as it is, where it dangles: resources must be files.

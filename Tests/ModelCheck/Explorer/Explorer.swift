@@ -169,7 +169,9 @@ public struct Explorer<Model: ExplorableModel> {
         }
     }
 
-    private func run<Key: Hashable>(depth: Int, maxStates: Int, visited: Set<Key>, key: (Model.State) -> Key) -> ExplorationReport {
+    private func run<Key: Hashable & SendableMetatype>(depth: Int, maxStates: Int, visited: Set<Key>, key: (Model.State) -> Key)
+        -> ExplorationReport
+    {
         let started = ContinuousClock.now
         var visited = visited
         // Parent pointers: the state a state was first reached from, and by which input index.
@@ -189,11 +191,13 @@ public struct Explorer<Model: ExplorableModel> {
             var batchStart = frontier.startIndex
             while batchStart < frontier.endIndex {
                 let batchEnd = min(batchStart + Self.batchSize, frontier.endIndex)
-                let expanded = expand(frontier[batchStart..<batchEnd], key: key)
+                // The visited set as it stands is read on every thread, so the many successors
+                // already seen are dropped where they were made, not here on one thread.
+                let expanded = expand(frontier[batchStart..<batchEnd], seen: visited, key: key)
                 for (offset, successors) in expanded.enumerated() {
                     let id = frontier[batchStart + offset].id
-                    for successor in successors {
-                        transitions += 1
+                    transitions += successors.transitions
+                    for successor in successors.fresh {
                         if let first = successor.violations.first {
                             let path = self.path(to: id, parents: parents, via: via) + [successor.input]
                             let inputs = replay(path)
@@ -231,6 +235,13 @@ public struct Explorer<Model: ExplorableModel> {
         var violations: [Violation]
     }
 
+    /// The successors of one state: how many steps were taken, and those that may be new (or
+    /// broke an invariant), in input order.
+    private struct Successors<Key> {
+        var transitions = 0
+        var fresh: [Successor<Key>] = []
+    }
+
     /// How many frontier states are stepped between two merges: enough to keep every core busy,
     /// few enough that their successors stay small next to the visited set.
     private static var batchSize: Int { 2048 }
@@ -241,37 +252,46 @@ public struct Explorer<Model: ExplorableModel> {
         return max(1, ProcessInfo.processInfo.activeProcessorCount)
     }
 
-    /// Every successor of every state in `batch`, in the batch's order. The model's step and
-    /// canonical form are pure functions of a state value, so states are stepped on several
-    /// threads at once; each thread writes only its own states' slots.
-    private func expand<Key>(_ batch: ArraySlice<(state: Model.State, id: Int32)>, key: (Model.State) -> Key) -> [[Successor<Key>]] {
-        var results = [[Successor<Key>]](repeating: [], count: batch.count)
+    /// Every successor of every state in `batch`, in the batch's order, less those already in
+    /// `seen`. The model's step and canonical form are pure functions of a state value, so states
+    /// are stepped on several threads at once; each thread writes only its own states' slots,
+    /// and `seen` is only read while they run.
+    private func expand<Key: Hashable & SendableMetatype>(
+        _ batch: ArraySlice<(state: Model.State, id: Int32)>, seen: Set<Key>, key: (Model.State) -> Key
+    ) -> [Successors<Key>] {
+        var results = [Successors<Key>](repeating: Successors(), count: batch.count)
         if threads == 1 || batch.count < 2 {
-            for (offset, element) in batch.enumerated() { results[offset] = successors(of: element.state, key: key) }
+            for (offset, element) in batch.enumerated() { results[offset] = successors(of: element.state, seen: seen, key: key) }
             return results
         }
         withoutActuallyEscaping(key) { key in
             results.withUnsafeMutableBufferPointer { slots in
-                // Shared across the threads: the model (immutable), the batch (only read), the key
-                // function (pure) and the slots (each written by exactly one iteration).
-                let shared = SharedAcrossThreads((explorer: self, batch: batch, key: key, slots: slots))
+                // Shared across the threads: the model (immutable), the batch and the visited set
+                // (only read), the key function (pure) and the slots (each written by exactly one
+                // iteration).
+                let shared = SharedAcrossThreads((explorer: self, batch: batch, seen: seen, key: key, slots: slots))
                 DispatchQueue.concurrentPerform(iterations: batch.count) { offset in
                     let work = shared.value
-                    work.slots[offset] = work.explorer.successors(of: work.batch[work.batch.startIndex + offset].state, key: work.key)
+                    work.slots[offset] = work.explorer.successors(
+                        of: work.batch[work.batch.startIndex + offset].state, seen: work.seen, key: work.key)
                 }
             }
         }
         return results
     }
 
-    private func successors<Key>(of state: Model.State, key: (Model.State) -> Key) -> [Successor<Key>] {
+    private func successors<Key: Hashable & SendableMetatype>(of state: Model.State, seen: Set<Key>, key: (Model.State) -> Key)
+        -> Successors<Key>
+    {
         let inputs = model.inputs(in: state)
-        var result: [Successor<Key>] = []
-        result.reserveCapacity(inputs.count)
+        var result = Successors<Key>()
         for (index, input) in inputs.enumerated() {
             var successor = state
             let violations = model.step(&successor, input)
-            result.append(Successor(input: index, state: successor, key: key(successor), violations: violations))
+            result.transitions += 1
+            let successorKey = key(successor)
+            if violations.isEmpty, seen.contains(successorKey) { continue }
+            result.fresh.append(Successor(input: index, state: successor, key: successorKey, violations: violations))
             // Nothing after a broken invariant is explored: it is reported with the shortest path.
             if !violations.isEmpty { break }
         }

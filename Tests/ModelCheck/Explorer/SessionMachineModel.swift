@@ -368,6 +368,7 @@ struct SessionMachineModel: ExplorableModel {
     ) -> [Violation] {
         var violations: [Violation] = []
         let stage = state.machine.stage
+        let from = before.machine.stage
         var reported = before.reported
         // What each caller answered in this step called (the new caller included).
         let calls = state.waiting
@@ -502,13 +503,12 @@ struct SessionMachineModel: ExplorableModel {
             if wasSignedIn, stage != .active, stage != .refreshing {
                 violations.append(.init("transientNeverEndsSession", "a failure that may pass moved a signed-in session to \(stage)"))
             }
-            let ending = before.machine.stage == .revoking || before.machine.stage == .disconnecting
-            if ending, stage != before.machine.stage {
-                violations.append(.init("transientNeverEndsSession", "a failure that may pass ended \(before.machine.stage) in \(stage)"))
+            let ending = from == .revoking || from == .disconnecting
+            if ending, stage != from {
+                violations.append(.init("transientNeverEndsSession", "a failure that may pass ended \(from) in \(stage)"))
             }
         }
         // DESIGN 4: server first, then local.
-        let from = before.machine.stage
         if from == .revoking || from == .disconnecting, stage == .signedOut, !endsServerFirst(input, before: before, actions: actions) {
             violations.append(
                 .init("serverFirst", "\(from) ended in signedOut without the provider's confirmation or a reason it cannot be told"))
@@ -664,7 +664,7 @@ struct SessionMachineModel: ExplorableModel {
             // Time is symbolic: only where "now" lies against the token's due and expiry instants matters.
             let phase = now < expiry - Self.leadTime ? 1 : (now < expiry ? 2 : 3)
             form.write(phase)
-            form.write(["alice", "guest-1", "guest-2"].firstIndex(of: tokens.subject) ?? 9)
+            form.write(Self.subjectCode(tokens.subject))
             form.write(tokens.canRefresh)
             form.write(tokens.isGuest)
         }
@@ -774,7 +774,16 @@ struct SessionMachineModel: ExplorableModel {
     }
 
     static func code(_ stage: SessionStage) -> Int {
-        SessionStage.allCases.firstIndex(of: stage) ?? 0
+        // A switch, not `allCases.firstIndex`: this runs for every state, and the list is built anew each time.
+        switch stage {
+        case .signedOut: 0
+        case .handoff: 1
+        case .verifying: 2
+        case .active: 3
+        case .refreshing: 4
+        case .revoking: 5
+        case .disconnecting: 6
+        }
     }
 
     // MARK: - Fixtures (the machine scripts' own, so a printed script replays exactly)
@@ -809,7 +818,24 @@ struct SessionMachineModel: ExplorableModel {
         }
     }
 
+    /// The subjects the model's provider issues, as canonical codes.
+    static func subjectCode(_ subject: String) -> Int {
+        switch subject {
+        case "alice": 0
+        case "guest-1": 1
+        case "guest-2": 2
+        default: 9
+        }
+    }
+
+    /// The first attempts, made once: a sign-in is fed in most states, and an attempt parses a URL.
+    static let firstAttempts = (0..<16).map(makeAttempt)
+
     static func attempt(_ number: Int) -> SignInAttempt {
+        firstAttempts.indices.contains(number) ? firstAttempts[number] : makeAttempt(number)
+    }
+
+    static func makeAttempt(_ number: Int) -> SignInAttempt {
         SignInAttempt(
             authorizationURL: URL(string: "https://issuer.example/authorize?attempt=\(number)")!,
             state: "state-\(number)", nonce: "nonce-\(number)", codeVerifier: "verifier-\(number)")
