@@ -49,7 +49,9 @@ extension Session {
                     step = procedure.loaded(loaded, now: wallClock())
                 case .adopt(let stored):
                     step = procedure.adoptionChecked(verifier.adopt(stored, sameAccountAs: previousStored), now: wallClock())
-                case .requestRefresh(let token):
+                case .requestRefresh(let token), .retryRefreshWithNonce(let token):
+                    // A nonce retry is the same request: the middleware signs its proof with the
+                    // nonce the refusal gave, which the nonce cache now holds.
                     let answer: Result<TokenResponse, ProviderError>
                     do throws(ProviderError) {
                         // A refresh token is presented only with a proof of the key it is bound to
