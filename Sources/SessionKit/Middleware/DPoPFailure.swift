@@ -39,8 +39,10 @@ public struct DPoPFailure: Error, Sendable, Hashable, CustomStringConvertible {
         public static let useNonce = Code("dpop_use_nonce")
 
         /// The key the refresh token is bound to is gone or is another key (a reset Keychain, a
-        /// record restored elsewhere): the refresh token is not presented, and the session ends
-        /// with this reason, since nothing can use that token any more.
+        /// record restored elsewhere). The session no longer reports a missing key with this
+        /// code: a refresh that finds its key gone ends as a restore does, with
+        /// ``SessionError/dpopKeyUnavailable(_:)`` and its ``DPoPKeyLoss``; the code stays for apps
+        /// that match on it.
         public static let keyUnavailable = Code("dpop_key_unavailable")
 
         /// The stable identifier.

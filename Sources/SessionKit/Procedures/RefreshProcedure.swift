@@ -28,6 +28,9 @@ enum RefreshOutcome<Tokens: ProcedureTokens>: Sendable {
     /// The store now holds another account's session (DESIGN invariant 9): it is neither adopted
     /// nor refreshed, and left as it is.
     case anotherAccount
+    /// The DPoP key the refresh token is bound to is gone or is another key: the token was not
+    /// presented, and the store is left as it is, as at a restore that finds the same.
+    case dpopKeyUnavailable(DPoPKeyLoss)
     /// The procedure was fed an answer it cannot be waiting for (a bug in SessionKit).
     case inconsistent(String)
 }
@@ -208,6 +211,20 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             case .transient:
                 return finish(.providerFailed(error))
             }
+        }
+    }
+
+    /// The token of ``Step/requestRefresh(_:)`` or ``Step/retryRefreshWithNonce(_:)`` was not
+    /// presented: the DPoP key it is bound to is not in the key store (RFC 9449: never without
+    /// its key's proof, never with another key's).
+    mutating func keyUnavailable(_ loss: DPoPKeyLoss) -> Step {
+        switch phase {
+        case .requesting, .retryingWithNonce:
+            // Nothing was sent and nothing is judged: the record stays for the next sign-in.
+            return finish(.dpopKeyUnavailable(loss))
+        case .loading, .checkingAdoption, .rereading, .savingRejection, .verifyingWithCachedKeys, .savingPending,
+            .verifyingWithFetchedKeys, .savingVerified, .savingRejected, .finished:
+            return inconsistency("a missing key was reported in the wrong phase")
         }
     }
 

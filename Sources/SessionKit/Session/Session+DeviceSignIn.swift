@@ -34,6 +34,8 @@ extension Session {
             if admitted { deviceSignInKeySlot.withLock { $0 = key } }
             return actions
         }
+        if case .tokens(let tokens) = result { return tokens.identity }
+        await discardSignInKey(key)
         switch result {
         case .tokens(let tokens): return tokens.identity
         case .done, .restored: throw .cancelled

@@ -52,13 +52,15 @@ extension Session {
                 case .requestRefresh(let token), .retryRefreshWithNonce(let token):
                     // A nonce retry is the same request: the middleware signs its proof with the
                     // nonce the refusal gave, which the nonce cache now holds.
+                    // A refresh token is presented only with a proof of the key it is bound to (the
+                    // one stored beside it), looked up in the key store for every request: without
+                    // that key it is not presented at all.
+                    if let session = storedSession, let loss = self.restoreKey(of: session, confirmingInKeyStore: true) {
+                        step = procedure.keyUnavailable(loss)
+                        continue
+                    }
                     let answer: Result<TokenResponse, ProviderError>
                     do throws(ProviderError) {
-                        // A refresh token is presented only with a proof of the key it is bound to
-                        // (the one stored beside it); without that key it is not presented at all.
-                        if let session = storedSession, self.restoreKey(of: session) != nil {
-                            throw .dpop(DPoPFailure(.keyUnavailable))
-                        }
                         answer = .success(try await client.refresh(token))
                     } catch {
                         answer = .failure(error)

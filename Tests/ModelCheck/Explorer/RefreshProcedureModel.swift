@@ -73,6 +73,8 @@ struct RefreshProcedureModel: ExplorableModel {
         case loaded(ok: Bool)
         case adoptionChecked
         case answered(Answer)
+        /// The DPoP key the token is bound to is not in the key store: nothing is sent.
+        case keyMissing
         case verified(Verdict)
         case saved(ok: Bool)
     }
@@ -101,6 +103,7 @@ struct RefreshProcedureModel: ExplorableModel {
             inputs.append(.answered(.unavailable))
             inputs.append(.answered(.useNonce))
             if state.valid.contains(token.value) { inputs.append(.answered(.useNonceSpending)) }
+            inputs.append(.keyMissing)
         case .verifyWithCachedKeys: inputs += [.verified(.verified), .verified(.undecided), .verified(.rejected)]
         case .verifyWithFetchedKeys: inputs += [.verified(.verified), .verified(.rejected), .verified(.keysUnavailable)]
         case .save: inputs += [.saved(ok: true), .saved(ok: false)]
@@ -185,6 +188,13 @@ struct RefreshProcedureModel: ExplorableModel {
                 if case .requestRefresh = run.step { run.nonceRefused = token.value }
                 next = run.procedure.refreshAnswered(.failure(Self.useNonce))
             }
+        case .keyMissing:
+            switch run.step {
+            case .requestRefresh, .retryRefreshWithNonce: break
+            default: return []
+            }
+            run.answers.append(40)
+            next = run.procedure.keyUnavailable(DPoPKeyLoss(reason: .missing))
         case .verified(let verdict):
             let (response, base): (TokenResponse, StoredSession)
             switch run.step {
@@ -296,7 +306,7 @@ struct RefreshProcedureModel: ExplorableModel {
                 }
             case .inconsistent(let what):
                 violations.append(.init("noInputCrashes", "the procedure found itself inconsistent: \(what)"))
-            case .notSignedIn, .storageFailed, .refreshTokenMissing, .anotherAccount:
+            case .notSignedIn, .storageFailed, .refreshTokenMissing, .anotherAccount, .dpopKeyUnavailable:
                 ended(&state)
             }
         case .load, .adopt, .verifyWithCachedKeys, .save:
@@ -342,6 +352,7 @@ struct RefreshProcedureModel: ExplorableModel {
             case .otherProcessRefreshes: "another process refreshes and stores its result"
             case .otherAccountStored: "another process stores bob's session"
             case .crash: "the process dies"
+            case .keyMissing: "keyUnavailable(.missing)"
             case .loaded(let ok): ok ? "loaded(.success(record))" : "loaded(.failure(.ioFailure))"
             case .adoptionChecked: "adoptionChecked(stored tokens)"
             case .answered(.rotated): "refreshAnswered(.success(rotated))"

@@ -86,6 +86,7 @@ func describe(_ outcome: RefreshOutcome<PlannedTokens>) -> String {
     case .providerFailed(let error): "providerFailed \(error.summary)"
     case .storageFailed(let error): "storageFailed \(error.code)"
     case .anotherAccount: "anotherAccount"
+    case .dpopKeyUnavailable(let loss): "dpopKeyUnavailable \(loss.reason)"
     case .refreshTokenMissing: "refreshTokenMissing"
     case .inconsistent(let what): "inconsistent \(what)"
     }

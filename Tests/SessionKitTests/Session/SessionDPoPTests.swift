@@ -45,6 +45,34 @@ struct SessionDPoPTests {
         try await env.finish()
     }
 
+    @Test("many callers of a due token while the nonce is stale: one refresh request and one nonce retry, the same token presented")
+    func concurrentCallersCostOneRefreshAndOneNonceRetry() async throws {
+        let (env, _) = try Self.environment()
+        env.presenter.enqueue(.approve(subject: "alice"))
+        _ = try await env.session.signIn()
+        let presented = try #require(env.store.record.session?.refreshToken)
+        env.provider.rotateDPoPNonce()
+        env.clock.advance(by: .seconds(3700))
+        env.provider.script(.slow(.seconds(2)), on: .token)
+        let session = env.session
+        let callers = 40
+        let tokens = try await withThrowingTaskGroup(of: AccessToken.self) { group in
+            for _ in 0..<callers { group.addTask { try await session.validAccessToken() } }
+            await env.advanceToNextSleeper()
+            var all: [AccessToken] = []
+            for try await token in group { all.append(token) }
+            return all
+        }
+        #expect(tokens.count == callers)
+        #expect(Set(tokens.map(\.secret)).count == 1)
+        // The refused request and its one retry, both presenting the token the session held.
+        #expect(env.provider.requestCount(grantType: "refresh_token") == 2)
+        #expect(!env.provider.isRefreshTokenActive(presented))
+        #expect(env.store.record.session?.refreshToken != presented)
+        #expect(env.session.stage == .active)
+        try await env.finish()
+    }
+
     @Test("a copied refresh token is refused without its key, and with another key, and the session keeps it")
     func stolenRefreshToken() async throws {
         let (env, _) = try Self.environment()
