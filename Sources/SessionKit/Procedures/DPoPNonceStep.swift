@@ -17,10 +17,10 @@ enum DPoPNonceStep {
     ) async throws(ProviderError) -> Value {
         do throws(ProviderError) {
             return try await send()
-        } catch where error.asksForNonceRetry {
+        } catch let error where error.asksForNonceRetry {
             do throws(ProviderError) {
                 return try await send()
-            } catch where error.asksForNonceRetry {
+            } catch let error where error.asksForNonceRetry {
                 throw refusal(at: endpoint)
             }
         }
