@@ -33,9 +33,9 @@ enum RealProviderWalkthrough {
         var loopbackPort: UInt16?
         /// How the client authenticates; a secret comes from a file or the environment.
         var clientAuthentication: ClientAuthentication = .none
-        /// DPoP (RFC 9449) with a fresh key for the run, and whether a `Bearer` answer is accepted;
-        /// nil sends no proofs.
-        var dpop: DPoPMiddleware.Requirement?
+        /// The session's DPoP policy (RFC 9449): `auto` is ``DPoPPolicy/whenSupported`` (the
+        /// provider's discovery lists ES256), `required` refuses a `Bearer` answer.
+        var dpop: DPoPPolicy = .off
     }
 
     /// The loopback presenter's browser for a terminal: prints the URL on a line of its own (a
@@ -91,11 +91,9 @@ enum RealProviderWalkthrough {
             try options.clientAuthentication.check(against: provider)
             var configuration = SessionConfiguration(provider: provider)
             configuration.clientAuthentication = options.clientAuthentication
-            // A key for this run only: it is never stored, so the tokens die with the run.
-            let dpopKeys = try options.dpop.map { _ in DPoPKeyHolder(key: try P256PrivateKey.generate()) }
-            if let dpopKeys, let requirement = options.dpop {
-                configuration.requestMiddleware = [DPoPMiddleware(keys: dpopKeys, requirement: requirement, now: { Date() })]
-            }
+            // The session makes its own key at sign-in, as an app's would, on the session's clock; the
+            // sign-out deletes it, and the run's directory goes with the run.
+            configuration.dpop = options.dpop
             if options.device {
                 // Some providers (django-oauth-toolkit 3.4) issue no id_token for this grant: the
                 // UserInfo answer then names the person.
@@ -115,10 +113,10 @@ enum RealProviderWalkthrough {
             let identity = try await options.device ? session.signInWithDeviceCode() : session.signIn()
             let vouching = identity.source == .idToken ? "the verified id_token" : "UserInfo, no id_token"
             narrator.note("signed in as \(identity.subject) (identity from \(vouching))", at: Date())
-            if let dpopKeys { note(dpop: dpopKeys, session: session, narrator) }
+            if options.dpop != .off { try await note(dpopOf: session, narrator) }
             let token = try await session.refresh()
             narrator.note("refreshed; the new access token expires at \(token.expiresAt)", at: Date())
-            if let dpopKeys { note(dpop: dpopKeys, session: session, narrator) }
+            if options.dpop != .off { try await note(dpopOf: session, narrator) }
             try await session.signOut()
             // Say only what the provider confirmed, and exit non-zero when the server-first
             // sign-out the scenario claims did not happen.
@@ -147,13 +145,15 @@ enum RealProviderWalkthrough {
         }
     }
 
-    /// What DPoP came to: whether the provider bound the access token to the key, and how far the
-    /// provider's clock is from this machine's. Never the key, a proof or a nonce.
-    static func note(dpop keys: DPoPKeyHolder, session: Session, _ narrator: Narrator) {
+    /// What DPoP came to: whether the provider bound the access token to the session's key (the
+    /// scheme ``Session/authorize(_:)`` presents it under), and how far the provider's clock is
+    /// from this machine's. Never the key, a token, a proof or a nonce.
+    static func note(dpopOf session: Session, _ narrator: Narrator) async throws {
+        let probe = try await session.authorize(URLRequest(url: session.configuration.provider.tokenEndpoint))
         let binding =
-            keys.accessTokenIsBound
-            ? "the access token is DPoP-bound to this run's key (token_type DPoP)"
-            : "the provider answered Bearer: it ignored the proofs"
+            probe.value(forHTTPHeaderField: "Authorization")?.hasPrefix("DPoP ") == true
+            ? "the access token is DPoP-bound to the session's key (token_type DPoP)"
+            : "the access token is Bearer: the provider did not bind it (no DPoP in discovery, or proofs ignored)"
         let clock =
             session.serverClock.latestEstimate.map { estimate in
                 "the provider's clock is \(Narrator.format(estimate.offset)) s from this machine's"

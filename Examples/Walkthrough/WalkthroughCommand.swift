@@ -200,10 +200,10 @@ enum WalkthroughCommand {
             }
             return url
         }
-        let dpop: DPoPMiddleware.Requirement?
+        let dpop: DPoPPolicy
         switch values["--dpop"] {
-        case nil: dpop = nil
-        case "auto": dpop = .whenIssued
+        case nil: dpop = .off
+        case "auto": dpop = .whenSupported
         case "required": dpop = .required
         default: throw UsageError(message: "--dpop takes auto or required")
         }

@@ -29,7 +29,8 @@ struct CommandLineTests {
         #expect(first.standardOutput == second.standardOutput)
         #expect(first.lines.contains { $0.contains("one use_dpop_nonce retry") })
         #expect(first.lines.contains { $0.contains("presented without a proof: invalid_dpop_proof") })
-        #expect(first.lines.contains { $0.contains("attacker's own key: dpop_refresh_token_spent_by_nonce_retry") })
+        #expect(first.lines.contains { $0.contains("attacker's own key: dpop_use_nonce") })
+        #expect(first.lines.contains { $0.contains("sent once more with the provider's nonce: invalid_grant") })
         // No JWS (a proof, a token) and no long opaque value is printed.
         #expect(!first.standardOutput.contains("eyJ"))
         #expect(

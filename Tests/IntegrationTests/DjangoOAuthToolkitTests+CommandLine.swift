@@ -30,7 +30,8 @@ extension DjangoOAuthToolkitTests {
     }
 
     static func loopbackWalkthrough(
-        _ environment: ProviderEnvironment, port: UInt16?, extraArguments: [String] = [], secret: String? = nil
+        _ environment: ProviderEnvironment, port: UInt16?, extraArguments: [String] = [], secret: String? = nil,
+        expecting expected: [String] = []
     ) async throws {
         var arguments = [
             "--issuer", environment.issuer, "--client-id", environment.clientID, "--redirect-uri", "http://127.0.0.1/callback",
@@ -59,6 +60,7 @@ extension DjangoOAuthToolkitTests {
         #expect(finished.lines.contains { $0.contains("signed in as") }, "\(shown)")
         #expect(finished.lines.contains { $0.contains("the provider confirmed the revocation of the refresh token") }, "\(shown)")
         if let secret { #expect(!shown.contains(secret), "the walkthrough printed the client secret") }
+        for line in expected { #expect(finished.lines.contains { $0.contains(line) }, "\(shown)") }
     }
 
     /// A port nothing listens on right now.

@@ -144,6 +144,14 @@ struct IDPyOIDCTests {
             extraArguments: ["--client-auth", "private_key_jwt", "--client-key-file", client.ecKeyFile, "--client-key-id", client.ecKeyID])
     }
 
+    @Test func theWalkthroughTakesTheDPoPPolicyAndBindsItsSession() async throws {
+        var dpop = environment
+        dpop.revocationEndpoint = URL(string: environment.issuer + "/revocation")
+        try await DjangoOAuthToolkitTests.loopbackWalkthrough(
+            dpop, port: nil, extraArguments: ["--dpop", "required"],
+            expecting: ["the access token is DPoP-bound to the session's key", "refreshed; the new access token expires"])
+    }
+
     private func signInAndRefresh(
         keyFile: String, keyID: String, algorithm: JWSAlgorithm, audience: ClientAssertionAudience
     ) async throws {

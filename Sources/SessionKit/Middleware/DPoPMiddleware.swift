@@ -8,18 +8,18 @@ import SessionKitJOSE
 /// (`DPoP` header) signed with the key in ``keys``; a request that presents a DPoP-bound access
 /// token as `Bearer` is sent as `Authorization: DPoP …` with the token's hash (`ath`) in the
 /// proof. The key's thumbprint goes on the authorization request as `dpop_jkt` (§10), so the code
-/// is bound as well. Nonces (§8, §9) are kept per server in ``nonces``; an answer that asks for
-/// one (`use_dpop_nonce`) is retried once, with a fresh proof carrying the nonce it gave.
+/// is bound as well. Nonces (§8, §9) are kept per server in ``nonces``, replaced by every answer
+/// that carries one. An answer that asks for a nonce (`use_dpop_nonce`) and gives a new one is
+/// not resent here: it is thrown as ``DPoPFailure/Code/useNonce``, and the one retry with a fresh
+/// proof carrying the nonce is a step of whoever sent the request (the session's procedures).
 ///
 /// Token responses are checked: `token_type` must be `DPoP` when ``requirement`` is
 /// ``Requirement/required`` (``DPoPFailure/Code/bearerWhereRequired``), and once the key's access
 /// token was bound a `Bearer` answer is a downgrade (``DPoPFailure/Code/downgraded``), never
 /// silently accepted; a `cnf.jkt` in a JWT access token or in the response must be the key's
 /// thumbprint (``DPoPFailure/Code/thumbprintMismatch``). A DPoP refusal from the server
-/// (`invalid_dpop_proof`, or `use_dpop_nonce` after the retry) is the provider's answer with its
-/// code, never read as a refused grant. A refresh whose nonce retry is answered `invalid_grant`
-/// is ``DPoPFailure/Code/refreshTokenSpentByNonceRetry``: the token was spent on the refused
-/// request, and nothing retries it.
+/// (`invalid_dpop_proof`, or `use_dpop_nonce` without a new nonce) is the provider's answer with
+/// its code, never read as a refused grant.
 public struct DPoPMiddleware: RequestMiddleware {
     /// What the session accepts from the provider. A later policy (one read from discovery's
     /// `dpop_signing_alg_values_supported`) may be added, so switch with `@unknown default`.
@@ -63,18 +63,12 @@ public struct DPoPMiddleware: RequestMiddleware {
     ) async throws(ProviderError) -> HTTPResponse {
         guard let signer = keys.signer, Self.signedEndpoints.contains(endpoint) else { return try await next(request) }
         let sentNonce = nonces.nonce(for: request.url)
-        var response = try await next(try prepare(request, signer: signer, nonce: sentNonce))
+        let response = try await next(try prepare(request, signer: signer, nonce: sentNonce))
         remember(response, for: request.url)
         if Self.asksForNonce(response), let fresh = nonces.nonce(for: request.url), fresh != sentNonce {
-            // One retry with a fresh proof carrying the nonce the refusal gave (§8.1, §9.1).
-            response = try await next(try prepare(request, signer: signer, nonce: fresh))
-            remember(response, for: request.url)
-            if endpoint == .token, Self.refusesGrant(response), Self.isRefresh(request) {
-                // The same refresh token was accepted as a grant a moment ago and is refused now:
-                // the provider spent it on the request it refused for the nonce. Said as such,
-                // never retried.
-                throw .dpop(DPoPFailure(.refreshTokenSpentByNonceRetry))
-            }
+            // The refusal gave a nonce the request did not carry (§8.1, §9.1): whoever sent the
+            // request decides whether to send it once more, as a step of its own.
+            throw .dpop(DPoPFailure(.useNonce))
         }
         try check(response, endpoint: endpoint, signer: signer)
         return response
@@ -166,20 +160,6 @@ public struct DPoPMiddleware: RequestMiddleware {
             throw .dpop(DPoPFailure(.thumbprintMismatch))
         }
         keys.recordAccessToken(bound: bound)
-    }
-
-    /// Whether the answer is a 400 `invalid_grant` (RFC 6749 §5.2).
-    static func refusesGrant(_ response: HTTPResponse) -> Bool {
-        guard response.status == 400, let object = try? JSONParser.parseObject(Array(response.body), maximumDepth: 8) else {
-            return false
-        }
-        return object["error"]?.stringValue == "invalid_grant"
-    }
-
-    /// Whether the request is a refresh (`grant_type=refresh_token`).
-    static func isRefresh(_ request: HTTPRequest) -> Bool {
-        guard let body = request.body else { return false }
-        return FormEncoding.decode(String(decoding: body, as: UTF8.self))["grant_type"] == "refresh_token"
     }
 
     /// The `cnf.jkt` of a JWT access token (RFC 9449 §6.1), when the token is a JWT that has one.

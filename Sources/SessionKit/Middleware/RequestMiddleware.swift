@@ -1,5 +1,5 @@
 /// One layer of cross-cutting request work between the provider client and the transport:
-/// client authentication, a proof of possession, a nonce retry, the app's own headers.
+/// client authentication, a proof of possession and the nonces it carries, the app's own headers.
 ///
 /// Every request ``ProviderClient`` sends to the provider — token (code exchange, refresh,
 /// device-code polls), revocation, UserInfo, device authorization, disconnect, signing keys and

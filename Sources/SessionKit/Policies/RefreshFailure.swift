@@ -31,6 +31,7 @@ extension RefreshFailure {
         case .idTokenRejected(let failure): self = .permanent(.verificationFailed(failure))
         case .storageFailed(let error): self = .permanent(.storage(error))
         case .anotherAccount: self = .permanent(.anotherAccountInStore)
+        case .dpopKeyUnavailable(let loss): self = .permanent(.dpopKeyUnavailable(loss))
         case .refreshTokenMissing: self = .permanent(.sessionExpired)
         case .inconsistent(let what): self = .inconsistent(what)
         case .providerFailed(let error):

@@ -141,6 +141,8 @@ struct DisconnectProcedure<Tokens: ProcedureTokens> {
             return clearJournal(then: .cannotTell(.expiredWithoutRefreshToken))
         case .anotherAccount:
             return clearJournal(then: .cannotTell(.anotherAccountInStore))
+        case .dpopKeyUnavailable:
+            return clearJournal(then: .cannotTell(.dpopKeyUnavailable))
         case .inconsistent(let what):
             return finish(.inconsistent(what))
         }

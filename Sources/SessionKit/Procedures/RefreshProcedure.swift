@@ -28,6 +28,9 @@ enum RefreshOutcome<Tokens: ProcedureTokens>: Sendable {
     /// The store now holds another account's session (DESIGN invariant 9): it is neither adopted
     /// nor refreshed, and left as it is.
     case anotherAccount
+    /// The DPoP key the refresh token is bound to is gone or is another key: the token was not
+    /// presented, and the store is left as it is, as at a restore that finds the same.
+    case dpopKeyUnavailable(DPoPKeyLoss)
     /// The procedure was fed an answer it cannot be waiting for (a bug in SessionKit).
     case inconsistent(String)
 }
@@ -53,6 +56,14 @@ enum RefreshVerification<Tokens: ProcedureTokens>: Sendable {
 /// verified result durable before it is used. At most two passes: the second only after a re-read
 /// found a newer record or dropped a pending token the provider refused.
 ///
+/// A refresh refused with `use_dpop_nonce` that gave a new nonce (RFC 9449 §8,
+/// ``DPoPFailure/Code/useNonce``) is sent once more as a step of its own,
+/// ``Step/retryRefreshWithNonce(_:)``: the same refresh token, with a fresh proof carrying the
+/// nonce. A second nonce demand ends the attempt as the provider's `use_dpop_nonce` answer, which
+/// keeps the session; an `invalid_grant` answering the retry is
+/// ``DPoPFailure/Code/refreshTokenSpentByNonceRetry``: the provider spent the token on the
+/// request it refused. Never more than one nonce retry per refresh request.
+///
 /// It performs nothing itself: each input returns the next ``Step``, and the owner feeds back what
 /// performing it gave. Script tests drive every branch.
 struct RefreshProcedure<Tokens: ProcedureTokens> {
@@ -64,6 +75,9 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
         case adopt(StoredSession)
         /// Send a refresh presenting this token.
         case requestRefresh(Secret)
+        /// Send the refresh once more, presenting the same token, with a fresh proof carrying the
+        /// nonce the provider just gave (RFC 9449 §8); its answer goes to ``refreshAnswered(_:)``.
+        case retryRefreshWithNonce(Secret)
         /// Verify the response with the cached signing keys only.
         case verifyWithCachedKeys(TokenResponse, base: StoredSession)
         /// Verify the response, fetching the signing keys as needed.
@@ -78,6 +92,7 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
         case loading
         case checkingAdoption
         case requesting
+        case retryingWithNonce
         case rereading(ProviderError)
         case savingRejection(ProviderError)
         case verifyingWithCachedKeys(TokenResponse)
@@ -141,8 +156,8 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             record.session = nil
             phase = .savingRejection(refusal)
             return .save(record)
-        case .checkingAdoption, .requesting, .savingRejection, .verifyingWithCachedKeys, .savingPending, .verifyingWithFetchedKeys,
-            .savingVerified, .savingRejected, .finished:
+        case .checkingAdoption, .requesting, .retryingWithNonce, .savingRejection, .verifyingWithCachedKeys, .savingPending,
+            .verifyingWithFetchedKeys, .savingVerified, .savingRejected, .finished:
             return inconsistency("a record was loaded in the wrong phase")
         }
     }
@@ -158,14 +173,36 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
         return request(stored)
     }
 
-    /// The provider answered the refresh request.
+    /// The provider answered the refresh request, or its nonce retry.
     mutating func refreshAnswered(_ result: Result<TokenResponse, ProviderError>) -> Step {
-        guard case .requesting = phase else { return inconsistency("a refresh answer arrived in the wrong phase") }
+        let retried: Bool
+        switch phase {
+        case .requesting: retried = false
+        case .retryingWithNonce: retried = true
+        case .loading, .checkingAdoption, .rereading, .savingRejection, .verifyingWithCachedKeys, .savingPending,
+            .verifyingWithFetchedKeys, .savingVerified, .savingRejected, .finished:
+            return inconsistency("a refresh answer arrived in the wrong phase")
+        }
         switch result {
         case .success(let response):
             phase = .verifyingWithCachedKeys(response)
             return .verifyWithCachedKeys(response, base: base())
+        case .failure(let error) where error.asksForNonceRetry:
+            guard !retried, let presented else {
+                // The retry was refused for a nonce as well: the provider's answer, about the proof
+                // and never the grant. The session keeps its refresh token; nothing repeats it.
+                return finish(.providerFailed(DPoPNonceStep.refusal(at: .token)))
+            }
+            // The same token once more; the proof carries the nonce the refusal gave.
+            phase = .retryingWithNonce
+            return .retryRefreshWithNonce(presented)
         case .failure(let error):
+            var error = error
+            if retried, error.oauthError == "invalid_grant" {
+                // The token was accepted as a grant a moment ago and is refused now: the provider
+                // spent it on the request it refused for the nonce. Said as such, never retried.
+                error = .dpop(DPoPFailure(.refreshTokenSpentByNonceRetry))
+            }
             switch error.disposition(in: .refresh) {
             case .permanent:
                 // Re-read before giving up: another process may have rotated the token.
@@ -174,6 +211,20 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
             case .transient:
                 return finish(.providerFailed(error))
             }
+        }
+    }
+
+    /// The token of ``Step/requestRefresh(_:)`` or ``Step/retryRefreshWithNonce(_:)`` was not
+    /// presented: the DPoP key it is bound to is not in the key store (RFC 9449: never without
+    /// its key's proof, never with another key's).
+    mutating func keyUnavailable(_ loss: DPoPKeyLoss) -> Step {
+        switch phase {
+        case .requesting, .retryingWithNonce:
+            // Nothing was sent and nothing is judged: the record stays for the next sign-in.
+            return finish(.dpopKeyUnavailable(loss))
+        case .loading, .checkingAdoption, .rereading, .savingRejection, .verifyingWithCachedKeys, .savingPending,
+            .verifyingWithFetchedKeys, .savingVerified, .savingRejected, .finished:
+            return inconsistency("a missing key was reported in the wrong phase")
         }
     }
 
@@ -188,8 +239,8 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
         case .verifyingWithFetchedKeys(let value):
             response = value
             cached = false
-        case .loading, .checkingAdoption, .requesting, .rereading, .savingRejection, .savingPending, .savingVerified, .savingRejected,
-            .finished:
+        case .loading, .checkingAdoption, .requesting, .retryingWithNonce, .rereading, .savingRejection, .savingPending,
+            .savingVerified, .savingRejected, .finished:
             return inconsistency("a verification arrived in the wrong phase")
         }
         switch verification {
@@ -241,7 +292,8 @@ struct RefreshProcedure<Tokens: ProcedureTokens> {
         case .savingRejected(let failure):
             // The rejection stands whether or not the wipe was written: the tokens are never used.
             return finish(.idTokenRejected(failure))
-        case .loading, .checkingAdoption, .requesting, .rereading, .verifyingWithCachedKeys, .verifyingWithFetchedKeys, .finished:
+        case .loading, .checkingAdoption, .requesting, .retryingWithNonce, .rereading, .verifyingWithCachedKeys,
+            .verifyingWithFetchedKeys, .finished:
             return inconsistency("a save finished in the wrong phase")
         }
     }

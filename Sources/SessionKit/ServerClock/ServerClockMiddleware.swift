@@ -25,7 +25,7 @@ struct ServerClockRecorder: RequestMiddleware {
 ///
 /// Once per request, never in a loop, and only when the offset changed by at least a second: a
 /// refusal for any other reason is the provider's answer as it came. The retry presents the same
-/// grant with a fresh proof, as the nonce retry of ``DPoPMiddleware`` does.
+/// grant with a fresh proof, as the session's nonce step does after a `use_dpop_nonce`.
 struct ServerClockRetry: RequestMiddleware {
     let serverClock: ServerClock
 

@@ -29,15 +29,18 @@ extension Session {
 
     /// Finds the key a stored session's tokens are bound to and signs with it from now on; the
     /// reason it cannot be used otherwise. A session without a key leaves the holder empty.
-    func restoreKey(of session: StoredSession) -> DPoPKeyLoss? {
+    /// `confirmingInKeyStore` looks the key up even when it is the one in use (before a refresh:
+    /// a key deleted from the store while the app runs is gone, not kept alive in memory).
+    func restoreKey(of session: StoredSession, confirmingInKeyStore: Bool = false) -> DPoPKeyLoss? {
         guard let stored = session.dpopKey else {
             dpop.holder.replace(with: nil)
             return nil
         }
-        if dpop.holder.thumbprint == stored.thumbprint { return nil }
+        let inUse = dpop.holder.thumbprint == stored.thumbprint
+        if inUse, !confirmingInKeyStore { return nil }
         switch dpop.restoreKey(stored) {
         case .success(let key):
-            dpop.use(key, boundTokens: stored.tokensAreBound)
+            if !inUse { dpop.use(key, boundTokens: stored.tokensAreBound) }
             return nil
         case .failure(let loss):
             // Never sign with another key: the holder is emptied, not kept.
@@ -46,6 +49,17 @@ extension Session {
                 reason: loss.reason, subject: session.canonicalSubject ?? session.subject,
                 loginHint: session.claims?.profile.preferredUsername ?? session.claims?.profile.email)
         }
+    }
+
+    /// Deletes the key made for a sign-in that ended without tokens (cancelled before the code
+    /// exchange, timed out, refused, or never admitted), platform store included, unless a stored
+    /// session took it: a key no session will ever sign with is not left behind.
+    func discardSignInKey(_ key: DPoPSignInKey?) async {
+        guard let key else { return }
+        let thumbprint = key.stored.thumbprint
+        if dpop.holder.thumbprint == thumbprint { return }
+        if let stored = try? await store.load(), stored.session?.dpopKey?.thumbprint == thumbprint { return }
+        await dpop.keyStore.deleteKey(key.stored)
     }
 
     /// Deletes a session's key once its record is wiped; the holder forgets it when it is the

@@ -34,6 +34,8 @@ extension Session {
             if admitted { deviceSignInKeySlot.withLock { $0 = key } }
             return actions
         }
+        if case .tokens(let tokens) = result { return tokens.identity }
+        await discardSignInKey(key)
         switch result {
         case .tokens(let tokens): return tokens.identity
         case .done, .restored: throw .cancelled
@@ -50,7 +52,11 @@ extension Session {
     func pollDeviceToken(_ authorization: DeviceAuthorization, generation: UInt64) async {
         let answer: DevicePollAnswer
         do throws(ProviderError) {
-            answer = .tokens(try await signInClient(deviceSignInKey).pollDeviceToken(authorization))
+            let client = signInClient(deviceSignInKey)
+            answer = .tokens(
+                try await DPoPNonceStep.sendingOnceMoreForNonce(at: .token) { () async throws(ProviderError) in
+                    try await client.pollDeviceToken(authorization)
+                })
         } catch {
             answer = DevicePollAnswer(.failure(error))
         }
@@ -62,7 +68,11 @@ extension Session {
         let scopes = configuration.authorizationOptions.scopes(from: configuration.provider.scopes)
         let result: Result<DeviceAuthorization, SessionError>
         do throws(ProviderError) {
-            if let authorization = try await signInClient(deviceSignInKey).requestDeviceAuthorization(scopes: scopes) {
+            let client = signInClient(deviceSignInKey)
+            let requested = try await DPoPNonceStep.sendingOnceMoreForNonce(at: .deviceAuthorization) {
+                () async throws(ProviderError) in try await client.requestDeviceAuthorization(scopes: scopes)
+            }
+            if let authorization = requested {
                 result = .success(authorization)
             } else {
                 result = .failure(.unsupported(.deviceAuthorization))
@@ -100,7 +110,10 @@ extension Session {
             // access token is the provider's word on whose it is.
             let info: UserInfo?
             do throws(UserInfoFetchError) {
-                info = try await client.fetchUserInfoNamingSubject(accessToken: response.accessToken)
+                let client = self.client
+                info = try await DPoPNonceStep.sendingOnceMoreForNonce { () async throws(UserInfoFetchError) in
+                    try await client.fetchUserInfoNamingSubject(accessToken: response.accessToken)
+                }
             } catch {
                 throw SessionError(error)
             }

@@ -18,7 +18,11 @@ extension Session {
             case .revoke(let revocation):
                 let answer: Result<Bool, ProviderError>
                 do throws(ProviderError) {
-                    answer = .success(try await client.revoke(revocation.token, tokenTypeHint: revocation.hint))
+                    let client = self.client
+                    answer = .success(
+                        try await DPoPNonceStep.sendingOnceMoreForNonce(at: .revocation) { () async throws(ProviderError) in
+                            try await client.revoke(revocation.token, tokenTypeHint: revocation.hint)
+                        })
                 } catch {
                     answer = .failure(error)
                 }
@@ -192,7 +196,10 @@ extension Session {
         let answer: QueuedRevocationAnswer
         if let token = try? await store.load().pendingRevocations.first {
             do throws(ProviderError) {
-                let told = try await client.revoke(token)
+                let client = self.client
+                let told = try await DPoPNonceStep.sendingOnceMoreForNonce(at: .revocation) { () async throws(ProviderError) in
+                    try await client.revoke(token)
+                }
                 _ = await update { $0.pendingRevocations.removeAll { $0 == token } }
                 answer = .removed(told: told)
             } catch {

@@ -49,14 +49,18 @@ extension Session {
                     step = procedure.loaded(loaded, now: wallClock())
                 case .adopt(let stored):
                     step = procedure.adoptionChecked(verifier.adopt(stored, sameAccountAs: previousStored), now: wallClock())
-                case .requestRefresh(let token):
+                case .requestRefresh(let token), .retryRefreshWithNonce(let token):
+                    // A nonce retry is the same request: the middleware signs its proof with the
+                    // nonce the refusal gave, which the nonce cache now holds.
+                    // A refresh token is presented only with a proof of the key it is bound to (the
+                    // one stored beside it), looked up in the key store for every request: without
+                    // that key it is not presented at all.
+                    if let session = storedSession, let loss = self.restoreKey(of: session, confirmingInKeyStore: true) {
+                        step = procedure.keyUnavailable(loss)
+                        continue
+                    }
                     let answer: Result<TokenResponse, ProviderError>
                     do throws(ProviderError) {
-                        // A refresh token is presented only with a proof of the key it is bound to
-                        // (the one stored beside it); without that key it is not presented at all.
-                        if let session = storedSession, self.restoreKey(of: session) != nil {
-                            throw .dpop(DPoPFailure(.keyUnavailable))
-                        }
                         answer = .success(try await client.refresh(token))
                     } catch {
                         answer = .failure(error)

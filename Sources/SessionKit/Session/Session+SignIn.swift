@@ -44,9 +44,11 @@ extension Session {
 
     private func exchangeAndStore(code: Secret, attempt: SignInAttempt) async throws(SessionError) -> VerifiedTokens {
         let response: TokenResponse
-        do {
-            response = try await signInClient(attempt.dpopKey).exchangeCode(
-                code, codeVerifier: Secret(attempt.codeVerifier), redirectURI: attempt.redirectURI)
+        let client = signInClient(attempt.dpopKey)
+        do throws(ProviderError) {
+            response = try await DPoPNonceStep.sendingOnceMoreForNonce(at: .token) { () async throws(ProviderError) in
+                try await client.exchangeCode(code, codeVerifier: Secret(attempt.codeVerifier), redirectURI: attempt.redirectURI)
+            }
         } catch {
             throw .provider(error)
         }

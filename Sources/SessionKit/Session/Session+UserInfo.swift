@@ -26,17 +26,25 @@ extension Session {
             throw .provider(error)
         }
         do throws(UserInfoFetchError) {
-            return try await client.fetchUserInfo(accessToken: token.secret, expectedSubject: subject, keys: keys.keys)
+            return try await userInfo(token: token.secret, subject: subject, keys: keys.keys)
         } catch .rejected(.unknownKey) where keys.fromCache {
             // A rotated key: fetch the set once more (rate-limited) and ask again.
             do throws(UserInfoFetchError) {
                 guard let fresh = try await refetchedKeys() else { throw .rejected(.unknownKey) }
-                return try await client.fetchUserInfo(accessToken: token.secret, expectedSubject: subject, keys: fresh)
+                return try await userInfo(token: token.secret, subject: subject, keys: fresh)
             } catch {
                 throw SessionError(error)
             }
         } catch {
             throw SessionError(error)
+        }
+    }
+
+    /// One UserInfo request, sent once more when it was refused for a nonce the server then gave.
+    private func userInfo(token: Secret, subject: String, keys: JWKS) async throws(UserInfoFetchError) -> UserInfo? {
+        let client = self.client
+        return try await DPoPNonceStep.sendingOnceMoreForNonce { () async throws(UserInfoFetchError) in
+            try await client.fetchUserInfo(accessToken: token, expectedSubject: subject, keys: keys)
         }
     }
 

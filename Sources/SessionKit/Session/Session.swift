@@ -326,6 +326,10 @@ public final class Session: Sendable {
     public func signIn(options: AuthorizationRequestOptions) async throws(SessionError) -> SessionIdentity {
         let attempt = try makeSignInAttempt(options: configuration.authorizationOptions.overriding(with: options))
         let result = await suspend { machine, id, waiter in machine.signIn(attempt, id: id, waiter: waiter) }
+        if case .tokens(let tokens) = result { return tokens.identity }
+        // Cancelled, timed out, refused before the exchange, or never admitted: a key made for
+        // this sign-in and kept by no session is not left in the key store.
+        await discardSignInKey(attempt.dpopKey)
         switch result {
         case .tokens(let tokens): return tokens.identity
         case .done, .restored: throw .cancelled

@@ -42,6 +42,10 @@ public struct UnsupportedOperation: Sendable, Hashable, CustomStringConvertible 
     /// The store holds another account's session now.
     public static let anotherAccountInStore = UnsupportedOperation(
         code: "another_account_in_store", description: "the store holds another account's session")
+    /// The DPoP key the stored refresh token is bound to is gone, so no access token can be had
+    /// to ask the provider with (RFC 9449: the token is never presented without its key's proof).
+    public static let dpopKeyUnavailable = UnsupportedOperation(
+        code: "dpop_key_unavailable", description: "the DPoP key the refresh token is bound to is gone")
     /// The provider has no revocation endpoint (RFC 7009), so a sign-out cannot tell it.
     public static let revocation = UnsupportedOperation(code: "revocation", description: "the provider has no revocation endpoint")
 

@@ -19,8 +19,11 @@ struct ProcedureModelTokens: ProcedureTokens, Equatable {
 /// between runs, and crashes (a relaunch restores from the store) at any point.
 ///
 /// The provider accepts exactly the refresh tokens in `valid`; a refresh it answers rotates: the
-/// presented token dies and a new one is issued. The procedure's own state is private, so a
-/// run's canonical form is the list of answers it was fed (the procedure is deterministic).
+/// presented token dies and a new one is issued. A DPoP provider may refuse any refresh request
+/// with `use_dpop_nonce` and a new nonce (RFC 9449 §8), the first or its retry, and may spend the
+/// token on the request it refuses (a provider that uses the grant before it checks the nonce).
+/// The procedure's own state is private, so a run's canonical form is the list of answers it was
+/// fed (the procedure is deterministic).
 struct RefreshProcedureModel: ExplorableModel {
     typealias Procedure = RefreshProcedure<ProcedureModelTokens>
 
@@ -53,6 +56,9 @@ struct RefreshProcedureModel: ExplorableModel {
         var vouched: [String] = []
         var providerRejected = false
         var idTokenRejected = false
+        /// The token of the refresh request just refused for a nonce: the one request a nonce
+        /// retry may resend. Cleared once the retry is asked for, so a second retry has none.
+        var nonceRefused: String?
     }
 
     enum Input {
@@ -67,11 +73,13 @@ struct RefreshProcedureModel: ExplorableModel {
         case loaded(ok: Bool)
         case adoptionChecked
         case answered(Answer)
+        /// The DPoP key the token is bound to is not in the key store: nothing is sent.
+        case keyMissing
         case verified(Verdict)
         case saved(ok: Bool)
     }
 
-    enum Answer { case rotated, notRotated, unavailable, invalidGrant }
+    enum Answer { case rotated, notRotated, unavailable, invalidGrant, useNonce, useNonceSpending }
     enum Verdict { case verified, undecided, rejected, keysUnavailable }
 
     func initialState() -> State { State() }
@@ -90,9 +98,12 @@ struct RefreshProcedureModel: ExplorableModel {
         switch run.step {
         case .load: inputs += [.loaded(ok: true), .loaded(ok: false)]
         case .adopt: inputs.append(.adoptionChecked)
-        case .requestRefresh(let token):
+        case .requestRefresh(let token), .retryRefreshWithNonce(let token):
             inputs += state.valid.contains(token.value) ? [.answered(.rotated), .answered(.notRotated)] : [.answered(.invalidGrant)]
             inputs.append(.answered(.unavailable))
+            inputs.append(.answered(.useNonce))
+            if state.valid.contains(token.value) { inputs.append(.answered(.useNonceSpending)) }
+            inputs.append(.keyMissing)
         case .verifyWithCachedKeys: inputs += [.verified(.verified), .verified(.undecided), .verified(.rejected)]
         case .verifyWithFetchedKeys: inputs += [.verified(.verified), .verified(.rejected), .verified(.keysUnavailable)]
         case .save: inputs += [.saved(ok: true), .saved(ok: false)]
@@ -150,7 +161,11 @@ struct RefreshProcedureModel: ExplorableModel {
             run.answers.append(3)
             next = run.procedure.adoptionChecked(tokens, now: Self.now)
         case .answered(let answer):
-            guard case .requestRefresh(let token) = run.step else { return [] }
+            let token: Secret
+            switch run.step {
+            case .requestRefresh(let value), .retryRefreshWithNonce(let value): token = value
+            default: return []
+            }
             run.answers.append(10 + Self.code(answer))
             switch answer {
             case .rotated:
@@ -168,7 +183,18 @@ struct RefreshProcedureModel: ExplorableModel {
             case .invalidGrant:
                 run.providerRejected = true
                 next = run.procedure.refreshAnswered(.failure(Self.invalidGrant))
+            case .useNonce, .useNonceSpending:
+                if answer == .useNonceSpending { state.valid.remove(token.value) }
+                if case .requestRefresh = run.step { run.nonceRefused = token.value }
+                next = run.procedure.refreshAnswered(.failure(Self.useNonce))
             }
+        case .keyMissing:
+            switch run.step {
+            case .requestRefresh, .retryRefreshWithNonce: break
+            default: return []
+            }
+            run.answers.append(40)
+            next = run.procedure.keyUnavailable(DPoPKeyLoss(reason: .missing))
         case .verified(let verdict):
             let (response, base): (TokenResponse, StoredSession)
             switch run.step {
@@ -209,7 +235,7 @@ struct RefreshProcedureModel: ExplorableModel {
 
     /// The invariants, at the step the procedure asks for next.
     private func check(_ state: inout State) -> [Violation] {
-        guard let run = state.run else { return [] }
+        guard var run = state.run else { return [] }
         var violations: [Violation] = []
         let kept = Self.kept(state.store)
         func durable(_ when: String) {
@@ -222,8 +248,25 @@ struct RefreshProcedureModel: ExplorableModel {
                     ))
             }
         }
+        if case .retryRefreshWithNonce(let token) = run.step {
+            // RFC 9449 §8: one retry of the request the nonce refused, presenting its token.
+            if run.nonceRefused != token.value {
+                violations.append(
+                    .init(
+                        "oneNonceRetryPerRequest",
+                        "a nonce retry presents \(token.value), but the request just refused for a nonce was "
+                            + (run.nonceRefused.map { "one presenting \($0)" } ?? "none (already retried, or never sent)")))
+            }
+            run.nonceRefused = nil
+            state.run = run
+        } else if case .requestRefresh = run.step {
+        } else {
+            // Any other step ends the request the nonce refused: no retry of it may follow.
+            run.nonceRefused = nil
+            state.run = run
+        }
         switch run.step {
-        case .requestRefresh: durable("a refresh request is sent")
+        case .requestRefresh, .retryRefreshWithNonce: durable("a refresh request is sent")
         case .verifyWithFetchedKeys: durable("signing keys are fetched")
         case .finish(let outcome):
             state.run = nil
@@ -263,7 +306,7 @@ struct RefreshProcedureModel: ExplorableModel {
                 }
             case .inconsistent(let what):
                 violations.append(.init("noInputCrashes", "the procedure found itself inconsistent: \(what)"))
-            case .notSignedIn, .storageFailed, .refreshTokenMissing, .anotherAccount:
+            case .notSignedIn, .storageFailed, .refreshTokenMissing, .anotherAccount, .dpopKeyUnavailable:
                 ended(&state)
             }
         case .load, .adopt, .verifyWithCachedKeys, .save:
@@ -309,12 +352,15 @@ struct RefreshProcedureModel: ExplorableModel {
             case .otherProcessRefreshes: "another process refreshes and stores its result"
             case .otherAccountStored: "another process stores bob's session"
             case .crash: "the process dies"
+            case .keyMissing: "keyUnavailable(.missing)"
             case .loaded(let ok): ok ? "loaded(.success(record))" : "loaded(.failure(.ioFailure))"
             case .adoptionChecked: "adoptionChecked(stored tokens)"
             case .answered(.rotated): "refreshAnswered(.success(rotated))"
             case .answered(.notRotated): "refreshAnswered(.success(not rotated))"
             case .answered(.unavailable): "refreshAnswered(.failure(503))"
             case .answered(.invalidGrant): "refreshAnswered(.failure(400 invalid_grant))"
+            case .answered(.useNonce): "refreshAnswered(.failure(use_dpop_nonce))"
+            case .answered(.useNonceSpending): "refreshAnswered(.failure(use_dpop_nonce, the token spent))"
             case .verified(.verified): "verified(.verified)"
             case .verified(.undecided): "verified(.undecided)"
             case .verified(.rejected): "verified(.rejected(.badSignature))"
@@ -342,6 +388,8 @@ struct RefreshProcedureModel: ExplorableModel {
         case .notRotated: 1
         case .unavailable: 2
         case .invalidGrant: 3
+        case .useNonce: 4
+        case .useNonceSpending: 5
         }
     }
 
@@ -356,6 +404,7 @@ struct RefreshProcedureModel: ExplorableModel {
 
     static let unavailable = ProviderError.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: "")
     static let invalidGrant = ProviderError.http(status: 400, error: "invalid_grant", retryAfterSeconds: nil, excerpt: "")
+    static let useNonce = ProviderError.dpop(DPoPFailure(.useNonce))
 
     static func session(_ refresh: String, access: String, rotation: UInt64, subject: String = "alice") -> StoredSession {
         StoredSession(

@@ -94,12 +94,17 @@ import Testing
         #expect(claims["ath"] as? String == DPoPProofSigner.accessTokenHash("AT-1"))
     }
 
-    @Test func aUseDPoPNonceAnswerIsRetriedOnceWithTheNonceItCarried() async throws {
+    @Test func aUseDPoPNonceAnswerIsNotResentHereButSignalledAndItsNonceKept() async throws {
         let fixture = try Fixture { request in
             request.header("DPoP").map { $0.isEmpty } == false && fixtureProofHasNonce(request)
                 ? .success(.json(200, Self.dpopTokens, headers: ["DPoP-Nonce": "n-2"]))
                 : .success(.json(400, #"{"error":"use_dpop_nonce"}"#, headers: ["DPoP-Nonce": "n-1"]))
         }
+        // The middleware sends once and says a retry with the new nonce may pass; the sender decides.
+        await #expect(throws: ProviderError.dpop(DPoPFailure(.useNonce))) { try await fixture.client.refresh(Secret("RT-1")) }
+        #expect(fixture.transport.requests.count == 1)
+        #expect(fixture.nonces.nonce(for: fixture.transport.requests[0].url)?.value == "n-1")
+        // Sent again, the request carries the nonce in a fresh proof.
         _ = try await fixture.client.refresh(Secret("RT-1"))
         let requests = fixture.transport.requests
         #expect(requests.count == 2)
@@ -114,37 +119,35 @@ import Testing
         #expect(fixture.nonces.nonce(for: URL(string: "https://rs.example.com/api")!) == nil)
     }
 
-    @Test func aNonceDemandRepeatedAfterTheRetryIsADPoPErrorNotARejectedRefreshToken() async throws {
-        let fixture = try Fixture { _ in .success(.json(400, #"{"error":"use_dpop_nonce"}"#, headers: ["DPoP-Nonce": "n-\(UUID())"])) }
-        let refused = ProviderError.http(status: 400, error: "use_dpop_nonce", retryAfterSeconds: nil, excerpt: "")
-        await #expect(throws: refused) {
-            try await fixture.client.refresh(Secret("RT-1"))
-        }
-        #expect(fixture.transport.requests.count == 2)
-        // Never a verdict on the grant (a session keeps its refresh token over it), and never
-        // repeated after a backoff.
-        #expect(refused.isDPoPRefusal)
-        #expect(refused.disposition(in: .refresh) == .transient)
-        #expect(!refused.isTransient)
+    @Test func theNonceSignalIsAboutTheProofNeverTheGrant() {
+        let signal = ProviderError.dpop(DPoPFailure(.useNonce))
+        #expect(signal.disposition(in: .refresh) == .transient)
+        #expect(signal.disposition(in: .codeExchange) == .transient)
+        #expect(signal.isDPoPRefusal)
+        #expect(!signal.isTransient)
     }
 
-    @Test func aNonceDemandWithoutANewNonceIsNotRetried() async throws {
+    @Test func aNonceDemandWithoutANewNonceIsTheProvidersAnswer() async throws {
         let fixture = try Fixture { _ in .success(.json(400, #"{"error":"use_dpop_nonce"}"#)) }
-        await #expect(throws: ProviderError.self) { try await fixture.client.refresh(Secret("RT-1")) }
+        await #expect(throws: ProviderError.http(status: 400, error: "use_dpop_nonce", retryAfterSeconds: nil, excerpt: "")) {
+            try await fixture.client.refresh(Secret("RT-1"))
+        }
         #expect(fixture.transport.requests.count == 1)
     }
 
-    @Test func aResourceChallengeForANonceIsRetriedOnce() async throws {
+    @Test func aResourceChallengeForANonceIsSignalledWithItsNonceKept() async throws {
         let fixture = try Fixture { request in
             fixtureProofHasNonce(request)
                 ? .success(.json(200, "{}"))
                 : .success(
                     .json(401, "", headers: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce", algs="ES256""#, "DPoP-Nonce": "rs-1"]))
         }
-        let response = try await send(
-            HTTPRequest(method: "GET", url: URL(string: "https://id.example.com/userinfo")!), through: fixture)
+        let request = HTTPRequest(method: "GET", url: URL(string: "https://id.example.com/userinfo")!)
+        await #expect(throws: ProviderError.dpop(DPoPFailure(.useNonce))) { try await send(request, through: fixture) }
+        #expect(fixture.transport.requests.count == 1)
+        let response = try await send(request, through: fixture)
         #expect(response.status == 200)
-        #expect(fixture.transport.requests.count == 2)
+        #expect(try proof(of: fixture.transport.requests[1], key: fixture.key).claims["nonce"] as? String == "rs-1")
     }
 
     @Test func anInvalidDPoPProofAnswerIsItsOwnError() async throws {

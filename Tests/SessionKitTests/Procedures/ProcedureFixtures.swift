@@ -47,6 +47,8 @@ enum ProcedureFixtures {
     static let unavailable = ProviderError.http(status: 503, error: nil, retryAfterSeconds: nil, excerpt: "")
     static let unauthorized = ProviderError.http(status: 401, error: nil, retryAfterSeconds: nil, excerpt: "")
     static let forbidden = ProviderError.http(status: 403, error: nil, retryAfterSeconds: nil, excerpt: "")
+    /// `use_dpop_nonce` with a new nonce, as the DPoP middleware reports it.
+    static let useNonce = ProviderError.dpop(DPoPFailure(.useNonce))
 }
 
 /// One step of a refresh procedure as a short line.
@@ -55,6 +57,7 @@ func line(_ step: RefreshProcedure<PlannedTokens>.Step) -> String {
     case .load: "load"
     case .adopt(let session): "adopt(\(session.refreshToken?.value ?? "no refresh token"))"
     case .requestRefresh(let token): "request(\(token.value))"
+    case .retryRefreshWithNonce(let token): "retryWithNonce(\(token.value))"
     case .verifyWithCachedKeys(_, let base): "verifyCached(base \(base.refreshToken?.value ?? "none"))"
     case .verifyWithFetchedKeys(_, let base): "verifyFetched(base \(base.refreshToken?.value ?? "none"))"
     case .save(let record): "save(\(describe(record)))"
@@ -83,6 +86,7 @@ func describe(_ outcome: RefreshOutcome<PlannedTokens>) -> String {
     case .providerFailed(let error): "providerFailed \(error.summary)"
     case .storageFailed(let error): "storageFailed \(error.code)"
     case .anotherAccount: "anotherAccount"
+    case .dpopKeyUnavailable(let loss): "dpopKeyUnavailable \(loss.reason)"
     case .refreshTokenMissing: "refreshTokenMissing"
     case .inconsistent(let what): "inconsistent \(what)"
     }

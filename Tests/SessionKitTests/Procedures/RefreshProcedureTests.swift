@@ -136,6 +136,62 @@ struct RefreshProcedureTests {
         #expect(line(p.saved(.failure(.noSpace))) == "finish(storageFailed no_space)")
     }
 
+    // MARK: The DPoP nonce step (RFC 9449 §8)
+
+    @Test func aNonceDemandResendsTheSameTokenOnceAsAStepOfItsOwn() {
+        var p = make()
+        _ = p.start()
+        #expect(line(p.loaded(.success(F.record(F.session("RT-1"))), now: F.now)) == "request(RT-1)")
+        #expect(line(p.refreshAnswered(.failure(F.useNonce))) == "retryWithNonce(RT-1)")
+        #expect(line(p.refreshAnswered(.success(F.response(rotated: "RT-2")))) == "verifyCached(base RT-1)")
+    }
+
+    @Test func aSecondNonceDemandIsTheProvidersAnswerAndKeepsTheSession() {
+        var p = make()
+        _ = p.start()
+        _ = p.loaded(.success(F.record(F.session("RT-1"))), now: F.now)
+        _ = p.refreshAnswered(.failure(F.useNonce))
+        let step = p.refreshAnswered(.failure(F.useNonce))
+        #expect(line(step) == "finish(providerFailed 400 use_dpop_nonce)")
+        guard case .finish(.providerFailed(let error)) = step else { return }
+        // About the proof, never the grant: no re-read, no wipe, the session keeps its token.
+        #expect(error.isDPoPRefusal)
+        #expect(error.disposition(in: .refresh) == .transient)
+    }
+
+    @Test func anInvalidGrantAnsweringTheNonceRetryIsATokenSpentByTheRetry() {
+        var p = make()
+        _ = p.start()
+        _ = p.loaded(.success(F.record(F.session("RT-1"))), now: F.now)
+        _ = p.refreshAnswered(.failure(F.useNonce))
+        // Final only after a re-read finds nothing newer, like any refusal of the token.
+        #expect(line(p.refreshAnswered(.failure(F.invalidGrant))) == "load")
+        #expect(line(p.loaded(.success(F.record(F.session("RT-1"))), now: F.now)) == "save(no session)")
+        #expect(line(p.saved(.success(()))) == "finish(refreshTokenRejected dpop_refresh_token_spent_by_nonce_retry)")
+    }
+
+    @Test func aTransientAnswerToTheNonceRetryEndsTheAttemptWithoutTouchingTheStore() {
+        var p = make()
+        _ = p.start()
+        _ = p.loaded(.success(F.record(F.session("RT-1"))), now: F.now)
+        _ = p.refreshAnswered(.failure(F.useNonce))
+        #expect(line(p.refreshAnswered(.failure(F.unavailable))) == "finish(providerFailed HTTP 503)")
+    }
+
+    @Test func theSecondPassHasANonceRetryOfItsOwn() {
+        // A re-read that found another process's token starts a new request: its one nonce retry
+        // is its own, and presents that request's token.
+        var p = make()
+        _ = p.start()
+        _ = p.loaded(.success(F.record(F.session("RT-1"))), now: F.now)
+        _ = p.refreshAnswered(.failure(F.useNonce))
+        _ = p.refreshAnswered(.failure(F.invalidGrant))
+        _ = p.loaded(.success(F.record(F.session("RT-2", rotation: 1))), now: F.now)
+        #expect(line(p.adoptionChecked(nil, now: F.now)) == "request(RT-2)")
+        #expect(line(p.refreshAnswered(.failure(F.useNonce))) == "retryWithNonce(RT-2)")
+        #expect(line(p.refreshAnswered(.failure(F.useNonce))) == "finish(providerFailed 400 use_dpop_nonce)")
+    }
+
     // MARK: Verification and durability
 
     private func answered(rotated: String? = "RT-2", stored: StoredSession = F.session("RT-1")) -> Procedure {

@@ -40,6 +40,36 @@ final class InMemoryDPoPKeyBackend: DPoPPlatformKeyBackend {
     }
 }
 
+/// A key store that records every key it makes and deletes, around another store.
+final class RecordingDPoPKeyStore: DPoPKeyStore {
+    private let base: any DPoPKeyStore
+    private let log = Locked<(made: [String], deleted: [String])>(([], []))
+
+    init(_ base: any DPoPKeyStore) {
+        self.base = base
+    }
+
+    /// The thumbprints of the keys made, in order.
+    var made: [String] { log.withLock { $0.made } }
+    /// The thumbprints of the keys deleted, in order.
+    var deleted: [String] { log.withLock { $0.deleted } }
+
+    func makeKey() throws(DPoPKeyStoreError) -> (key: any DPoPSigningKey, stored: StoredDPoPKey) {
+        let made = try base.makeKey()
+        log.withLock { $0.made.append(made.stored.thumbprint) }
+        return made
+    }
+
+    func key(for stored: StoredDPoPKey) throws(DPoPKeyStoreError) -> (any DPoPSigningKey)? {
+        try base.key(for: stored)
+    }
+
+    func deleteKey(_ stored: StoredDPoPKey) async {
+        log.withLock { $0.deleted.append(stored.thumbprint) }
+        await base.deleteKey(stored)
+    }
+}
+
 /// The session owns its DPoP key: made at sign-in, kept with the record, found at relaunch by its
 /// thumbprint, deleted with the session; and DPoP never costs a session silently.
 @Suite("Session-owned DPoP keys", .timeLimit(.minutes(1)))
@@ -194,6 +224,69 @@ struct SessionDPoPKeyTests {
         #expect(env.store.record.session?.dpopKey?.thumbprint != record.session?.dpopKey?.thumbprint)
         #expect(relaunched.dpop.holder.thumbprint == env.store.record.session?.dpopKey?.thumbprint)
         await relaunched.shutdown()
+    }
+
+    @Test("a key gone while the session runs ends the refresh as a restore would: typed, nothing sent, the record kept")
+    func keyGoneMidSession() async throws {
+        let backend = InMemoryDPoPKeyBackend()
+        let env = try Self.environment(keyStore: PlatformDPoPKeyStore(backend: backend))
+        await env.startRecording()
+        try await Self.signIn(env)
+        let record = env.store.record
+        let requests = env.provider.requestLog.count
+        // A reset Keychain: the key is gone from the store while the app runs.
+        backend.removeAll()
+
+        let error = await Self.failure { () async throws(SessionError) in _ = try await env.session.refresh() }
+        let loss = try #require(error?.dpopKeyLoss)
+        #expect(error?.code == .dpopKeyUnavailable)
+        #expect(loss.reason == .missing)
+        #expect(loss.subject == "alice")
+        #expect(loss.signInOptions.loginHint == loss.loginHint)
+        // The session has ended, and the error says so: no token without the key.
+        #expect(error?.requiresSignIn == true)
+        #expect(env.session.stage == .signedOut)
+        #expect(env.session.dpop.holder.signer == nil)
+        // Nothing sent, nothing wiped: the record waits for the next sign-in, as after a restore.
+        #expect(env.provider.requestLog.count == requests)
+        #expect(env.store.record == record)
+        let reason = try #require(
+            env.events.compactMap { event -> TransitionReason? in
+                guard case .transition(let transition) = event, transition.to == .signedOut else { return nil }
+                return transition.reason
+            }.last)
+        #expect(reason.code == .dpopKeyUnavailable)
+
+        env.presenter.enqueue(.approve(subject: "alice"))
+        _ = try await env.session.signIn(options: loss.signInOptions)
+        #expect(env.store.record.session?.dpopKey?.thumbprint != record.session?.dpopKey?.thumbprint)
+        #expect(env.session.stage == .active)
+        try await env.finish()
+    }
+
+    @Test("a key made for a sign-in that ends before the code exchange is deleted from the key store")
+    func keyOfACancelledSignInIsDeleted() async throws {
+        let backend = InMemoryDPoPKeyBackend()
+        let keys = RecordingDPoPKeyStore(PlatformDPoPKeyStore(backend: backend))
+        let env = try Self.environment(keyStore: keys)
+        for behaviour in [ScriptedPresenter.Behaviour.cancel, .deny()] {
+            env.presenter.enqueue(behaviour)
+            let error = await Self.failure { () async throws(SessionError) in _ = try await env.session.signIn() }
+            #expect(error != nil)
+            #expect(env.session.stage == .signedOut)
+        }
+        #expect(keys.made.count == 2)
+        #expect(keys.deleted == keys.made)
+        #expect(backend.count == 0)
+        #expect(env.provider.requestCount(grantType: "authorization_code") == 0)
+
+        // A sign-in that completes keeps its key; only that one is left.
+        try await Self.signIn(env)
+        #expect(keys.made.count == 3)
+        #expect(keys.deleted.count == 2)
+        #expect(backend.count == 1)
+        #expect(env.store.record.session?.dpopKey?.thumbprint == keys.made.last)
+        try await env.finish()
     }
 
     @Test("a key whose thumbprint does not match the record is never used")

@@ -28,6 +28,7 @@ extension ProviderError {
     /// | no response (connection, timeout, cancelled, oversize) | transient | transient | transient | transient |
     /// | 408, 429, 5xx | transient | transient | transient | transient |
     /// | 400, 401 with `invalid_dpop_proof` or `use_dpop_nonce` (RFC 9449 §7.1, §8) | transient | transient | transient | transient |
+    /// | ``DPoPFailure/Code/useNonce`` (`use_dpop_nonce` with a new nonce, before its one retry) | transient | transient | transient | transient |
     /// | 400, 401 (any other body: `invalid_grant`, unknown, missing, unparsable) | permanent | permanent | permanent | permanent |
     /// | 403 | permanent | transient | permanent | permanent |
     /// | other 4xx | permanent | transient | permanent | permanent |
@@ -52,6 +53,8 @@ extension ProviderError {
             // The spent refresh token is dead; any other DPoP failure refuses this answer only, and
             // the session keeps what it holds (a refresh fails at once, no backoff repeats it).
             if failure.code == .refreshTokenSpentByNonceRetry || failure.code == .keyUnavailable { return .permanent }
+            // A nonce demand is about the proof, like the `use_dpop_nonce` answer it stands for.
+            if failure.code == .useNonce { return .transient }
             return operation == .codeExchange ? .permanent : .transient
         case .http(let status, _, _, _):
             if isDPoPRefusal { return .transient }
@@ -65,8 +68,10 @@ extension ProviderError {
     }
 
     /// Whether the provider refused the request's DPoP proof rather than what it asked for: a 400
-    /// or 401 with `invalid_dpop_proof` or `use_dpop_nonce` (RFC 9449 §7.1, §8).
+    /// or 401 with `invalid_dpop_proof` or `use_dpop_nonce` (RFC 9449 §7.1, §8), or the nonce
+    /// demand ``DPoPFailure/Code/useNonce`` that stands for the latter.
     package var isDPoPRefusal: Bool {
+        if case .dpop(let failure) = self { return failure.code == .useNonce }
         guard case .http(let status, let error?, _, _) = self, status == 400 || status == 401 else { return false }
         return error == "invalid_dpop_proof" || error == "use_dpop_nonce"
     }

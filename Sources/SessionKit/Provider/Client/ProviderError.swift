@@ -15,7 +15,8 @@ public enum ProviderError: Error, Sendable, Hashable {
     case invalidResponse(String)
     /// A DPoP failure SessionKit found in the answer (RFC 9449): a downgrade to `Bearer`, a
     /// `Bearer` answer where DPoP is required, a binding to another key, a refresh token spent by
-    /// the nonce retry.
+    /// the nonce retry, or a nonce demand the sender may answer with one retry
+    /// (``DPoPFailure/Code/useNonce``).
     case dpop(DPoPFailure)
 
     /// Whether retrying later may succeed.
