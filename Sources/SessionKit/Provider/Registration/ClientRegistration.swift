@@ -54,11 +54,15 @@ public struct ClientRegistration: Sendable, Hashable, Codable, CustomStringConve
     }
 
     /// The client authentication the issued credentials give: the registered method with the
-    /// issued secret, through the existing middlewares; ``ClientAuthentication/none`` for a
-    /// registration without a secret.
+    /// issued secret, through the existing middlewares; ``ClientAuthentication/none`` for a public
+    /// registration (method `none`) or one without a secret.
     public var clientAuthentication: ClientAuthentication {
         guard let clientSecret else { return .none }
-        return tokenEndpointAuthMethod == .clientSecretPost ? .clientSecretPost(clientSecret) : .clientSecretBasic(clientSecret)
+        switch tokenEndpointAuthMethod {
+        case .clientSecretPost: return .clientSecretPost(clientSecret)
+        case .clientSecretBasic: return .clientSecretBasic(clientSecret)
+        default: return .none
+        }
     }
 
     /// The client id, the issuer, the method, when the secret expires; never the secret or the token.
