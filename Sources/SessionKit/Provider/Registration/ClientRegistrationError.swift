@@ -38,6 +38,12 @@ public struct ClientRegistrationError: Error, Sendable, Hashable, CustomStringCo
         public static let transport = Code("transport")
         /// The registration could not be read from or written to the store.
         public static let storage = Code("storage")
+        /// A running session's client secret expired, and the provider no longer knows its client
+        /// (the client configuration endpoint refused the registration access token, or there is
+        /// none): a new client was registered and stored. The session's grants belong to the old
+        /// client id, so the session ends; sign in again with a session configured from the new
+        /// registration (``ClientRegistrar/currentRegistration()`` returns it).
+        public static let clientReplaced = Code("client_replaced")
 
         /// The stable name.
         public var description: String { rawValue }
