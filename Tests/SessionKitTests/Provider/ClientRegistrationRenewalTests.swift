@@ -116,6 +116,10 @@ struct ClientRegistrationRenewalTests {
         let ending = try #require(reasons.withLock { $0 }.last { $0.error?.providerError != nil }, "the session says why it ended")
         #expect(ending.error?.providerError.flatMap(Self.registrationError)?.code == .clientReplaced)
         #expect(ending.code == .refreshRejected)
+        let replaced = try #require(ending.error?.providerError.flatMap(Self.registrationError))
+        #expect(replaced.subject == "alice", "the account is named for the next sign-in")
+        #expect(replaced.signInOptions.loginHint == replaced.loginHint)
+        #expect(!"\(replaced)".contains("alice"), "the description names no account")
         let tokenRequestsAfterExpiry = rig.env.provider.requestLog.filter { $0.endpoint == .token && $0.status != 200 }
         #expect(tokenRequestsAfterExpiry.isEmpty, "the old refresh token was not sent with an expired secret")
 

@@ -69,6 +69,12 @@ public struct ClientRegistrationError: Error, Sendable, Hashable, CustomStringCo
     public let providerError: String?
     /// The HTTP status of the provider's answer, when there was one.
     public let status: Int?
+    /// For ``Code/clientReplaced`` ending a session: the effective subject of the session that
+    /// ended, so the app knows whose sign-in to ask for.
+    public var subject: String?
+    /// For ``Code/clientReplaced`` ending a session: the account name to suggest at the next
+    /// sign-in (`preferred_username`, else `email`, of the ended session's identity).
+    public var loginHint: String?
 
     /// An error with the given parts.
     public init(code: Code, message: String, providerError: String? = nil, status: Int? = nil) {
@@ -78,6 +84,13 @@ public struct ClientRegistrationError: Error, Sendable, Hashable, CustomStringCo
         self.status = status
     }
 
-    /// The code and the message.
+    /// Options for the next sign-in that suggest the same account (`login_hint`).
+    public var signInOptions: AuthorizationRequestOptions {
+        var options = AuthorizationRequestOptions.empty
+        options.loginHint = loginHint
+        return options
+    }
+
+    /// The code and the message; never the account.
     public var description: String { "ClientRegistrationError(\(code)): \(message)" }
 }
