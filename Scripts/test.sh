@@ -161,7 +161,7 @@ wait_for_build .build/build-output.txt
 run_tests .build/test-output.txt -Xswiftc -warnings-as-errors
 if [ "$providers" = 1 ]; then
     # The integration suites skip themselves without providers; here they must have run.
-    for suite in DjangoOAuthToolkitTests OIDCProviderMockTests OIDCProviderMockSessionOpenIDConnectTests IDPyOIDCTests; do
+    for suite in DjangoOAuthToolkitTests OIDCProviderMockTests OIDCProviderMockSessionOpenIDConnectTests IDPyOIDCTests IDPyOIDCRegistrationTests; do
         grep -q "Suite $suite passed" .build/test-output.txt || { echo "integration suite $suite did not run" >&2; exit 1; }
     done
 fi

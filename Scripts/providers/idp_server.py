@@ -8,7 +8,8 @@ wsgiref, on 127.0.0.1 only. It serves:
   /authorization                      the code flow; a user signs in with the X-Test-User header
   /token                              authorization code + PKCE, refresh; DPoP (RFC 9449) optional
   /userinfo                           Bearer or DPoP access tokens
-  /registration, /registration_api    dynamic client registration (RFC 7591) and its read endpoint
+  /registration                       dynamic client registration (RFC 7591)
+  /registration_api                   the client configuration endpoint (RFC 7592): GET reads, DELETE deletes
   /revocation                         RFC 7009
 
 Clients (made by `setup`, which also writes the confidential client's keys):
@@ -272,16 +273,53 @@ from idpyoidc.server.oidc import registration as idpyoidc_registration  # noqa: 
 
 
 class Registration(idpyoidc_registration.Registration):
-    """idpyoidc 5.0.0: registering a client that brings no keys (a public client, or one with a
-    secret, which is added to the key jar only afterwards) fails with invalid_configuration_request
-    whose description is the new client id: a debug line calls `key_summary(client_id)`, which
-    raises for an owner the key jar has never seen. An empty entry for the new id avoids it."""
+    """The registration endpoint (RFC 7591 §3), with two idpyoidc 5.0.0 faults worked around.
+
+    idpyoidc 5.0.0: registering a client that brings no keys (`jwks`, `jwks_uri`) fails, whatever
+    its method: `do_client_registration` ends with `logger.debug(f"Keys for {client_id}:
+    {keyjar.key_summary(client_id)}")`, and the f-string is evaluated even when debug logging is
+    off. cryptojwt's `KeyJar.key_summary` raises `IssuerNotFound` for an owner the key jar has never
+    seen, and a public client (`none`) never gets an entry, nor does a secret client before its
+    secret is added as a symmetric key, which happens only after that line. `process_request`
+    catches the exception and answers `400 invalid_configuration_request` whose description is the
+    new client id, for a request RFC 7591 §2 and Dynamic Client Registration 1.0 §2 make valid
+    (`jwks` and `jwks_uri` are OPTIONAL). An empty key jar entry for the new id avoids it.
+
+    idpyoidc 5.0.0: it issues a `client_secret` (with `client_secret_expires_at`) to every client,
+    including one that registers `token_endpoint_auth_method` `none`, which RFC 7591 §2 defines as
+    a public client that "does not have a client secret". Worse, its token endpoint then refuses
+    that public client once the unused secret expires (`client_authn.valid_client_secret` runs for
+    every method), so a public client would stop working after 30 days for a secret it never had a
+    use for. A `none` registration is made here without a secret.
+
+    idpyoidc 5.0.0: it does not hold a registered client to the `token_endpoint_auth_method` it
+    registered (RFC 7591 §2). Its token endpoint tries each configured method in turn, `none`
+    first, and `none` accepts any request that names a `client_id`; only a client entry with
+    `token_endpoint_client_authn_method` is limited, and registration never writes one. So a
+    client registered for `client_secret_basic` was accepted with a wrong secret, or none at all,
+    where RFC 6749 §3.2.1 says a confidential client must authenticate. The registered method is
+    written into the new client's entry for the token and revocation endpoints, as the
+    preconfigured clients have it.
+    """
 
     def do_client_registration(self, request, client_id, ignore=None):
         keyjar = self.upstream_get("attribute", "keyjar")
         if client_id not in keyjar:
             keyjar._add_issuer(client_id)
         return super().do_client_registration(request, client_id, ignore=ignore)
+
+    def process_request(self, request=None, new_id=True, set_secret=True, **kwargs):
+        if request is not None and request.get("token_endpoint_auth_method") == "none":
+            set_secret = False
+        answer = super().process_request(request, new_id=new_id, set_secret=set_secret, **kwargs)
+        registered = answer.get("response_args") if isinstance(answer, dict) else None
+        if registered is not None:
+            # RFC 7591 §2: client_secret_basic when the request names no method.
+            method = registered.get("token_endpoint_auth_method") or "client_secret_basic"
+            client = self.upstream_get("context").cdb[registered["client_id"]]
+            client["token_endpoint_client_authn_method"] = [method]
+            client["revocation_endpoint_client_authn_method"] = [method]
+        return answer
 
 
 class MadeUpUserInfo(UserInfo):
@@ -511,7 +549,9 @@ class FrontEnd:
         if path == "/registration" and method == "POST":
             return self.serve(endpoints["registration"], body, http_info, created=True)
         if path == "/registration_api" and method == "GET":
-            return self.serve(endpoints["registration_read"], query, http_info)
+            return self.read_registration(query, http_info)
+        if path == "/registration_api" and method == "DELETE":
+            return self.delete_registration(query, http_info)
         if path == "/revocation" and method == "POST":
             return self.serve(endpoints["token_revocation"], body, http_info)
         return json_answer(404, {"error": "not_found"})
@@ -533,6 +573,47 @@ class FrontEnd:
         if isinstance(payload, str):
             payload = payload.encode("utf-8")
         return (("201 Created" if created else "200 OK"), response_headers + no_store(), payload)
+
+    # -- RFC 7592: the client configuration endpoint
+
+    def read_registration(self, query, http_info):
+        """RFC 7592 §2.1 through idpyoidc's read endpoint, with a refused token answered as
+        RFC 7592 says (below)."""
+        endpoint = self.server.endpoint["registration_read"]
+        if self.registration_client(endpoint, query, http_info) is None:
+            return registration_token_refused()
+        return self.serve(endpoint, query, http_info)
+
+    def delete_registration(self, query, http_info):
+        """RFC 7592 §2.3: the registration access token deletes its client: 204, and from then on
+        the client id, its grants' client and the token are unknown.
+
+        idpyoidc 5.0.0 implements only the read of RFC 7592 (`RegistrationRead`, GET); a DELETE
+        would be a 404. This front end deletes with idpyoidc's own check of the token (the read
+        endpoint's Bearer authentication and its client id match)."""
+        endpoint = self.server.endpoint["registration_read"]
+        client_id = self.registration_client(endpoint, query, http_info)
+        if client_id is None:
+            return registration_token_refused()
+        self.context.cdb.pop(client_id, None)
+        tokens = self.context.registration_access_token
+        for token in [token for token, owner in tokens.items() if owner == client_id]:
+            del tokens[token]
+        if client_id in self.server.keyjar:
+            del self.server.keyjar[client_id]
+        return "204 No Content", no_store(), b""
+
+    def registration_client(self, endpoint, query, http_info):
+        """The client id a registration access token may read or delete; None when it may not.
+
+        idpyoidc 5.0.0 answers a refused registration access token as a failed client
+        authentication (here 401 invalid_client). RFC 7592 §2.1 and §2.3 say an invalid token gets
+        the RFC 6750 answer: 401 with `WWW-Authenticate: Bearer error="invalid_token"`."""
+        parsed = parse(endpoint, query, http_info)
+        if is_error(parsed):
+            return None
+        client_id = parsed.get("client_id")
+        return client_id if client_id in self.context.cdb else None
 
     def authorize(self, query, http_info):
         request = dict(parse_qsl(query))
@@ -733,6 +814,12 @@ def bearer_challenge(status, error):
     status_line, headers, body = json_answer(status, {"error": error})
     headers.append(("WWW-Authenticate", f'Bearer error="{error}"'))
     return status_line, headers, body
+
+
+def registration_token_refused():
+    """RFC 7592 §2.1 / RFC 6750 §3.1: an invalid registration access token, or one whose client is
+    gone (RFC 7592 §2.1 answers a deleted client's token as invalid)."""
+    return bearer_challenge(401, "invalid_token")
 
 
 def add_query(uri, params):

@@ -23,6 +23,31 @@ struct DefaultCredentialStoreTests {
         #expect(try await FileCredentialStore(directory: directory).load() == KeyringFixture.record, "the record is in the directory")
         try await store.saveDevice(KeyringFixture.device)
         #expect(try await store.loadDevice() == KeyringFixture.device)
+        try await store.saveRegistration(KeyringFixture.registration)
+        #expect(
+            try await FileCredentialStore(directory: directory).loadRegistration() == KeyringFixture.registration,
+            "the registration is in the directory's registration file")
+        try await store.removeRegistration()
+        #expect(try await store.loadRegistration() == nil)
+    }
+
+    @Test(.enabled("needs a Secret Service on the session bus") { await KeyringFixture.isReachable() })
+    func withAKeyringTheClientRegistrationIsAKeyringItemToo() async throws {
+        let directory = Self.directory()
+        let service = "SessionKitTests.\(UUID().uuidString)"
+        let store = await DefaultCredentialStore.make(service: service, directory: directory)
+        let keyring = SecretServiceCredentialStore(service: service, leaseDirectory: directory)
+        defer {
+            try? SecretServiceItems.remove(keyring.keyring.registration)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        #expect(store.backend == .secretService)
+
+        try await store.saveRegistration(KeyringFixture.registration)
+
+        #expect(try await keyring.loadRegistration() == KeyringFixture.registration, "the registration is in the keyring")
+        #expect(try await store.loadRegistration() == KeyringFixture.registration)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("registration").path), "nothing in files")
     }
 
     @Test(.enabled("needs a Secret Service on the session bus") { await KeyringFixture.isReachable() })

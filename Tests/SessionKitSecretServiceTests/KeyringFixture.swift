@@ -19,6 +19,7 @@ struct KeyringFixture {
         try? SecretServiceItems.remove(store.device)
         try? SecretServiceItems.remove(store.guest)
         try? SecretServiceItems.remove(store.keyring.importTokenLedger)
+        try? SecretServiceItems.remove(store.keyring.registration)
         try? FileManager.default.removeItem(at: leaseDirectory)
     }
 
@@ -29,6 +30,13 @@ struct KeyringFixture {
             idToken: Secret("id-token-value"), issuer: "https://api.1pass.dev", subject: "user-42", audience: ["client-a", "client-b"],
             rotation: 7, canonicalSubject: "user-1", linkedSubjects: ["user-42", "user-7"], isAnonymous: false),
         pendingOperation: .signOut, pendingRevocations: [Secret("old-refresh-1")])
+
+    static let registration = ClientRegistration(
+        issuer: "https://issuer.example", clientID: "registered-client", clientSecret: Secret("client-secret-value"),
+        clientSecretExpiresAt: Date(timeIntervalSince1970: 1_900_000_000), registrationAccessToken: Secret("registration-token-value"),
+        registrationClientURI: URL(string: "https://issuer.example/register/registered-client"),
+        tokenEndpointAuthMethod: .clientSecretBasic,
+        redirectURIs: [URL(string: "com.example.app://oauth/callback")!])
 
     static let device = DeviceCredential(deviceUUID: "6F1A2B3C-0000-4000-8000-000000000001", deviceSecret: Secret("device-secret-value"))
 

@@ -105,6 +105,56 @@ struct SecretServiceCredentialStoreTests {
         #expect(try await fixture.store.load() == KeyringFixture.record)
     }
 
+    @Test func theClientRegistrationLivesInAnItemOfItsOwnAndOutlivesASignOut() async throws {
+        let fixture = KeyringFixture()
+        defer { fixture.remove() }
+        try await fixture.store.save(KeyringFixture.record)
+
+        #expect(try await fixture.store.loadRegistration() == nil)
+        try await fixture.store.saveRegistration(KeyringFixture.registration)
+        #expect(try await fixture.store.loadRegistration() == KeyringFixture.registration)
+
+        // Another Secret Service client finds it by (service, account) and reads the file store's frame.
+        let account = SecretServiceCredentialStore.registrationAccount
+        #expect(account == "registration")
+        let bytes = try secretToolBytes(["lookup", "service", fixture.service, "account", account])
+        #expect(bytes.starts(with: StoreEnvelope.magic + Array("CREG".utf8)))
+        #expect(try StoredPayloadCodec.openRegistration(bytes) == KeyringFixture.registration)
+        // The record's item holds neither the client secret nor the registration access token.
+        let recordBytes = try #require(try SecretServiceItems.read(fixture.store.credentials))
+        #expect(!String(decoding: recordBytes, as: UTF8.self).contains("client-secret-value"))
+        #expect(!String(decoding: recordBytes, as: UTF8.self).contains("registration-token-value"))
+
+        // A sign-out's wipe of the record leaves the registration; a new store (a relaunch) reads it.
+        try await fixture.store.save(CredentialRecord())
+        let relaunched = SecretServiceCredentialStore(service: fixture.service, leaseDirectory: fixture.leaseDirectory)
+        #expect(try await relaunched.loadRegistration() == KeyringFixture.registration)
+
+        try await relaunched.removeRegistration()
+        try await relaunched.removeRegistration()
+        #expect(try await fixture.store.loadRegistration() == nil)
+    }
+
+    @Test func aDamagedRegistrationItemIsATypedErrorAndStays() async throws {
+        let fixture = KeyringFixture()
+        defer { fixture.remove() }
+        try await fixture.store.saveRegistration(KeyringFixture.registration)
+        var bytes = try #require(try SecretServiceItems.read(fixture.store.keyring.registration))
+        bytes[bytes.count - 40] ^= 0xFF
+        try SecretServiceItems.write(bytes, to: fixture.store.keyring.registration)
+
+        do {
+            _ = try await fixture.store.loadRegistration()
+            Issue.record("a damaged registration was read")
+        } catch {
+            guard case .corrupted = error else {
+                Issue.record("expected corrupted, got \(error)")
+                return
+            }
+        }
+        #expect(try SecretServiceItems.read(fixture.store.keyring.registration) == bytes, "the damaged item is left for inspection")
+    }
+
     @Test func theGuestCredentialLivesInAnItemOfItsOwn() async throws {
         let fixture = KeyringFixture()
         defer { fixture.remove() }

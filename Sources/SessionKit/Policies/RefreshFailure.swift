@@ -83,7 +83,7 @@ extension ProviderError {
         case .http(let status, let error?, _, _): "\(status) \(error)"
         case .http(let status, nil, _, let excerpt) where excerpt.isEmpty: "\(status), empty body"
         case .http(let status, nil, _, _): "\(status), no error code"
-        case .transport, .invalidResponse, .dpop: summary
+        case .transport, .invalidResponse, .dpop, .clientRegistration: summary
         }
     }
 }

@@ -5,7 +5,8 @@ import SessionKitJOSE
 extension Session {
     /// Runs one refresh attempt and tells the machine how it ended.
     func runRefresh(_ order: Machine.RefreshOrder) async {
-        let outcome = await refreshUnderLease(previous: order.previous, forJournaledOperation: false)
+        let outcome = Self.namingTheAccount(
+            await refreshUnderLease(previous: order.previous, forJournaledOperation: false), of: order.previous)
         if case .refreshed(let tokens) = outcome {
             modify { $0.refreshSucceeded(tokens, generation: order.generation) }
             return
@@ -18,6 +19,19 @@ extension Session {
         if case .idTokenRejected = outcome { revocationsQueued() }
         // A dead refresh token's record is gone: so is the key it was bound to.
         if case .refreshTokenRejected = outcome { await deleteKey(order.previous?.dpopKey) }
+    }
+
+    /// A refresh that ended because the registered client was replaced names the account it
+    /// ended, for the next sign-in's `login_hint` (``ClientRegistrationError/signInOptions``).
+    static func namingTheAccount(
+        _ outcome: RefreshOutcome<VerifiedTokens>, of previous: VerifiedTokens?
+    ) -> RefreshOutcome<VerifiedTokens> {
+        guard case .refreshTokenRejected(.clientRegistration(var failure)) = outcome, failure.code == .clientReplaced,
+            let identity = previous?.identity
+        else { return outcome }
+        failure.subject = identity.effectiveSubject
+        failure.loginHint = identity.claims.profile.preferredUsername ?? identity.claims.profile.email
+        return .refreshTokenRejected(.clientRegistration(failure))
     }
 
     /// Performs a ``RefreshProcedure`` under the store's lease.

@@ -104,7 +104,7 @@ public final class Session: Sendable {
             + configuration.requestMiddleware.map { ($0 as? DPoPMiddleware)?.readingServerTime(from: serverClock) ?? $0 }
         self.innerMiddleware =
             [ServerClockRecorder(serverClock: serverClock, now: wallClock)]
-            + configuration.clientAuthentication.middleware(for: configuration.provider, now: wallClock)
+            + Self.clientAuthenticationMiddleware(configuration, now: wallClock)
         let sessionDPoP = dpop.middleware(dpop.holder)
         self.requestDPoP =
             outerMiddleware.lazy.compactMap { $0 as? DPoPMiddleware }.first ?? (dpop.requirement == nil ? nil : sessionDPoP)

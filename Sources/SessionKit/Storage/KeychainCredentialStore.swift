@@ -156,6 +156,15 @@
             try await Self.perform(on: queue) { () throws(CredentialStoreError) in try Self.write(bytes, to: item) }
         }
 
+        /// Deletes another item of the store's service; deleting a missing one succeeds.
+        package func removeAuxiliaryItem(account: String) async throws(CredentialStoreError) {
+            let item = Item(service: service, account: account, accessGroup: accessGroup)
+            try await Self.perform(on: queue) { () throws(CredentialStoreError) in
+                let status = SecItemDelete(item.query as CFDictionary)
+                guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.error(status, "delete") }
+            }
+        }
+
         /// Reads the guest credential, or nil when none was saved.
         public func loadGuest() async throws(CredentialStoreError) -> GuestCredential? {
             let item = guest

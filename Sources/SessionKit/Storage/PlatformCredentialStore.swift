@@ -7,7 +7,7 @@ package import SessionKitCore
 /// The choice is made once, on first use (the probe is a D-Bus round trip, kept off the
 /// initialiser), and holds while the process runs. Credentials never go to files while a keyring
 /// answers: the probe comes before the first read or write.
-package final class PlatformCredentialStore: CredentialStore, DeviceCredentialStore {
+package final class PlatformCredentialStore: CredentialStore, DeviceCredentialStore, ClientRegistrationStore {
     /// Where the credentials are kept.
     package enum Choice: Sendable {
         /// In the desktop keyring.
@@ -15,7 +15,7 @@ package final class PlatformCredentialStore: CredentialStore, DeviceCredentialSt
         /// In files, because no keyring answered; `reason` says why.
         case files(FileCredentialStore, reason: String)
 
-        var store: any CredentialStore & DeviceCredentialStore {
+        var store: any CredentialStore & DeviceCredentialStore & ClientRegistrationStore {
             switch self {
             case .keyring(let store): store
             case .files(let store, _): store
@@ -88,5 +88,20 @@ package final class PlatformCredentialStore: CredentialStore, DeviceCredentialSt
     /// Deletes the device credential from the chosen store.
     package func removeDevice() async throws(CredentialStoreError) {
         try await choice().store.removeDevice()
+    }
+
+    /// Reads the client registration from the chosen store.
+    package func loadRegistration() async throws(CredentialStoreError) -> ClientRegistration? {
+        try await choice().store.loadRegistration()
+    }
+
+    /// Replaces the client registration in the chosen store.
+    package func saveRegistration(_ registration: ClientRegistration) async throws(CredentialStoreError) {
+        try await choice().store.saveRegistration(registration)
+    }
+
+    /// Deletes the client registration from the chosen store.
+    package func removeRegistration() async throws(CredentialStoreError) {
+        try await choice().store.removeRegistration()
     }
 }

@@ -93,6 +93,9 @@ public struct SessionConfiguration: Sendable {
     /// (default ``ClientAuthentication/none``: a public client). Its middleware runs innermost,
     /// after ``requestMiddleware``. Never rendered with its secret or key.
     public var clientAuthentication: ClientAuthentication = .none
+    /// A registered client the session keeps current (``use(_:renewingWith:)``); when set, it
+    /// authenticates the client instead of ``clientAuthentication``.
+    var registrationRenewal: RegistrationRenewal?
     /// Whether the session's tokens are sender-constrained with DPoP (RFC 9449): off (the
     /// default), ``DPoPPolicy/whenSupported`` (the provider's discovery document lists ES256 in
     /// `dpop_signing_alg_values_supported`) or ``DPoPPolicy/required``. With DPoP on, each sign-in

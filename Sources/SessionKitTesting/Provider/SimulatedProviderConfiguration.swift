@@ -88,6 +88,11 @@ public struct SimulatedProviderConfiguration: Sendable, Equatable {
     /// How long the secret of a dynamically registered client lasts (`client_secret_expires_at`,
     /// RFC 7591 §3.2.1); nil (the default) issues secrets that never expire.
     public var registeredSecretLifetime: Duration? = nil
+    /// Whether a read of a registered client's configuration (RFC 7592 §2.1, which lets the
+    /// provider rotate the secret there) issues a new secret, with a fresh
+    /// ``registeredSecretLifetime``, once the old one has expired; false (the default) answers the
+    /// expired secret as it is.
+    public var rotatesExpiredSecretOnRead = false
 
     /// Creates a configuration; every parameter has the 1pass.dev-shaped default.
     public init(

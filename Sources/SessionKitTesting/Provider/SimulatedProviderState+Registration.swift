@@ -91,6 +91,13 @@ extension SimulatedProviderState {
             }
             return Answer(HTTPResponse(status: 204, headers: ["Cache-Control": "no-store"]))
         }
+        if configuration.rotatesExpiredSecretOnRead, client.secret != nil, let expiry = client.secretExpiresAt, now >= expiry {
+            var rotated = client
+            rotated.secret = (try? RandomToken.generate()) ?? "secret-rotated-\(registrationCounter)"
+            rotated.secretExpiresAt = configuration.registeredSecretLifetime.map { now.addingTimeInterval($0.simulatedProviderSeconds) }
+            registeredClients[clientID] = rotated
+            return Answer(Self.json(200, registrationDocument(rotated)))
+        }
         return Answer(Self.json(200, registrationDocument(client)))
     }
 

@@ -236,6 +236,26 @@ struct ClientRegistrarTests {
         #expect(registration.clientAuthentication.method == .none)
     }
 
+    @Test("a secret issued to a public registration (none) is neither kept nor judged (RFC 7591 §2)")
+    func secretIssuedToAPublicClient() async throws {
+        let rig = try await Rig()
+        rig.provider.script(
+            .rawAnswer(
+                status: 201,
+                body: #"{"client_id":"c","client_secret":"s","client_secret_expires_at":1,"token_endpoint_auth_method":"none"}"#),
+            on: .registration)
+        let registration = try await rig.registrar(ClientMetadata(redirectURIs: [Self.redirect], tokenEndpointAuthMethod: .none)).register()
+        #expect(registration.clientSecret == nil)
+        #expect(registration.clientSecretExpiresAt == nil)
+        #expect(!registration.isSecretExpired(at: rig.clock.wallClockNow()))
+        #expect(registration.clientAuthentication.method == .none)
+        #expect(rig.store.registration == registration)
+        // A stored registration of method none authenticates with none, whatever it holds.
+        let stored = ClientRegistration(
+            issuer: rig.discovered.issuer, clientID: "c", clientSecret: Secret("s"), tokenEndpointAuthMethod: .none)
+        #expect(stored.clientAuthentication.method == .none)
+    }
+
     @Test("read (GET) returns the registration with the registration access token; delete (DELETE) removes it there and here")
     func readAndDelete() async throws {
         let rig = try await Rig()

@@ -35,6 +35,8 @@ extension ProviderError {
     /// | a success status with a body the protocol forbids | transient | transient | transient | transient |
     /// | ``DPoPFailure/Code/refreshTokenSpentByNonceRetry``, ``DPoPFailure/Code/keyUnavailable`` | permanent | permanent | permanent | permanent |
     /// | any other ``DPoPFailure`` (a downgrade, `Bearer` where required, another key's `jkt`) | permanent | transient | transient | transient |
+    /// | ``ClientRegistrationError/Code/clientReplaced`` (the provider forgot the client; a new one is registered) | permanent | permanent | permanent | permanent |
+    /// | any other ``ClientRegistrationError`` (renewing an expired secret failed) | transient | transient | transient | transient |
     ///
     /// A refresh is permanent only when the provider said the grant or the client is refused
     /// (RFC 6749 §5.2 answers with 400 or 401): anything else keeps the session, so a misbehaving
@@ -56,6 +58,10 @@ extension ProviderError {
             // A nonce demand is about the proof, like the `use_dpop_nonce` answer it stands for.
             if failure.code == .useNonce { return .transient }
             return operation == .codeExchange ? .permanent : .transient
+        case .clientRegistration(let error):
+            // A replaced client's grants belong to the old client id: they are dead everywhere.
+            // Any other failure to renew keeps every credential, and the next request tries again.
+            return error.code == .clientReplaced ? .permanent : .transient
         case .http(let status, _, _, _):
             if isDPoPRefusal { return .transient }
             if status == 408 || status == 429 || (500...599).contains(status) { return .transient }
@@ -86,6 +92,7 @@ extension ProviderError {
         case .http(let status, _, _, _): "http_\(status)"
         case .invalidResponse: "invalid_response"
         case .dpop(let failure): failure.code.rawValue
+        case .clientRegistration(let error): "client_registration.\(error.code)"
         }
     }
 }

@@ -18,6 +18,11 @@ public enum ProviderError: Error, Sendable, Hashable {
     /// the nonce retry, or a nonce demand the sender may answer with one retry
     /// (``DPoPFailure/Code/useNonce``).
     case dpop(DPoPFailure)
+    /// The session's registered client could not be kept current before a request that
+    /// authenticates it (RFC 7591 §3.2.1, RFC 7592 §2.1): its secret expired and renewing it
+    /// failed, or the provider no longer knows the client and a new one was registered
+    /// (``ClientRegistrationError/Code/clientReplaced``, which ends the session).
+    case clientRegistration(ClientRegistrationError)
 
     /// Whether retrying later may succeed.
     public var isTransient: Bool {
@@ -26,6 +31,7 @@ public enum ProviderError: Error, Sendable, Hashable {
         case .http(let status, _, _, _): status == 408 || status == 429 || (500...599).contains(status)
         case .invalidResponse: true
         case .dpop: false
+        case .clientRegistration(let error): error.code == .transport
         }
     }
 
@@ -59,6 +65,7 @@ public enum ProviderError: Error, Sendable, Hashable {
         case .http(let status, nil, _, _): "HTTP \(status)"
         case .invalidResponse(let why): "invalid response: \(why)"
         case .dpop(let failure): failure.code.rawValue
+        case .clientRegistration(let error): "client registration: \(error.code)"
         }
     }
 

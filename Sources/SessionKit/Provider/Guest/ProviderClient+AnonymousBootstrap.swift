@@ -46,6 +46,7 @@ extension ProviderClient {
         case .http(let status, _, _, _): .unavailable(status: status, retryAfter: error.retryAfter)
         case .invalidResponse(let reason): .malformedResponse(reason)
         case .dpop(let failure): .malformedResponse(failure.code.rawValue)
+        case .clientRegistration(let failure): .malformedResponse("client_registration.\(failure.code)")
         }
     }
 

@@ -54,11 +54,14 @@ extension ClientRegistrar {
         let method =
             string("token_endpoint_auth_method").map(ClientAuthenticationMethod.init(rawValue:))
             ?? previous?.tokenEndpointAuthMethod ?? metadata.tokenEndpointAuthMethod
+        var kept = secret
         switch method {
         case .clientSecretBasic, .clientSecretPost:
             guard secret != nil else { throw malformed("registers \(method) but issues no client_secret") }
         case .none:
-            break
+            // RFC 7591 §2: a client of method none is public and has no secret; one issued all the
+            // same is of no use to it and is not kept (nor is its expiry judged).
+            kept = nil
         default:
             throw malformed("registers \(method), which this client cannot authenticate with")
         }
@@ -68,7 +71,7 @@ extension ClientRegistrar {
             throw malformed("does not register the redirect URI \(first.absoluteString)")
         }
         return ClientRegistration(
-            issuer: provider.issuer, clientID: clientID, clientSecret: secret, clientSecretExpiresAt: secret == nil ? nil : expiry,
+            issuer: provider.issuer, clientID: clientID, clientSecret: kept, clientSecretExpiresAt: kept == nil ? nil : expiry,
             clientIDIssuedAt: issuedAt, registrationAccessToken: token, registrationClientURI: uri, tokenEndpointAuthMethod: method,
             redirectURIs: redirects)
     }

@@ -54,11 +54,15 @@ public struct ClientRegistration: Sendable, Hashable, Codable, CustomStringConve
     }
 
     /// The client authentication the issued credentials give: the registered method with the
-    /// issued secret, through the existing middlewares; ``ClientAuthentication/none`` for a
-    /// registration without a secret.
+    /// issued secret, through the existing middlewares; ``ClientAuthentication/none`` for a public
+    /// registration (method `none`) or one without a secret.
     public var clientAuthentication: ClientAuthentication {
         guard let clientSecret else { return .none }
-        return tokenEndpointAuthMethod == .clientSecretPost ? .clientSecretPost(clientSecret) : .clientSecretBasic(clientSecret)
+        switch tokenEndpointAuthMethod {
+        case .clientSecretPost: return .clientSecretPost(clientSecret)
+        case .clientSecretBasic: return .clientSecretBasic(clientSecret)
+        default: return .none
+        }
     }
 
     /// The client id, the issuer, the method, when the secret expires; never the secret or the token.
@@ -116,8 +120,42 @@ public struct ClientRegistration: Sendable, Hashable, Codable, CustomStringConve
 extension SessionConfiguration {
     /// Uses a registered client: its `client_id` in ``provider`` and its issued credentials in
     /// ``clientAuthentication``.
+    ///
+    /// The session authenticates with these credentials as they are; when the secret expires, its
+    /// next authenticated request is refused. ``use(_:renewingWith:)`` renews it instead.
     public mutating func use(_ registration: ClientRegistration) {
         provider.clientID = registration.clientID
         clientAuthentication = registration.clientAuthentication
+        registrationRenewal = nil
     }
+
+    /// Uses a registered client, as ``use(_:)`` does, and keeps it current while the session runs.
+    ///
+    /// Before each request that authenticates the client, the session checks the secret's
+    /// `client_secret_expires_at` (RFC 7591 §3.2.1) on its wall clock. Once it has expired, the
+    /// session reads its registration with the registration access token (RFC 7592 §2.1), which
+    /// may return a rotated secret, stores what the provider answered and goes on with the new
+    /// secret, the person noticing nothing. When the provider has no client configuration
+    /// endpoint for it or says the registration is gone, the session registers the app anew and
+    /// stores the new registration; its grants belong to the old client id, so it ends with
+    /// ``ClientRegistrationError/Code/clientReplaced`` (in ``ProviderError/clientRegistration(_:)``):
+    /// make a new session from ``ClientRegistrar/currentRegistration()`` and sign in again. A
+    /// renewal that fails otherwise (no answer, a store failure) is a transient error that keeps
+    /// every credential.
+    ///
+    /// - Parameters:
+    ///   - registration: The registration to start with, as the registrar returned it.
+    ///   - registrar: Reads, registers and stores the registration; its store is where the
+    ///     renewed registration is kept.
+    public mutating func use(_ registration: ClientRegistration, renewingWith registrar: ClientRegistrar) {
+        use(registration)
+        registrationRenewal = RegistrationRenewal(registration: registration, registrar: registrar)
+    }
+}
+
+/// What ``SessionConfiguration/use(_:renewingWith:)`` configured: the session builds its client
+/// authentication from it.
+struct RegistrationRenewal: Sendable {
+    var registration: ClientRegistration
+    var registrar: ClientRegistrar
 }

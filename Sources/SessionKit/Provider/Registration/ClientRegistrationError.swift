@@ -38,6 +38,12 @@ public struct ClientRegistrationError: Error, Sendable, Hashable, CustomStringCo
         public static let transport = Code("transport")
         /// The registration could not be read from or written to the store.
         public static let storage = Code("storage")
+        /// A running session's client secret expired, and the provider no longer knows its client
+        /// (the client configuration endpoint refused the registration access token, or there is
+        /// none): a new client was registered and stored. The session's grants belong to the old
+        /// client id, so the session ends; sign in again with a session configured from the new
+        /// registration (``ClientRegistrar/currentRegistration()`` returns it).
+        public static let clientReplaced = Code("client_replaced")
 
         /// The stable name.
         public var description: String { rawValue }
@@ -63,6 +69,12 @@ public struct ClientRegistrationError: Error, Sendable, Hashable, CustomStringCo
     public let providerError: String?
     /// The HTTP status of the provider's answer, when there was one.
     public let status: Int?
+    /// For ``Code/clientReplaced`` ending a session: the effective subject of the session that
+    /// ended, so the app knows whose sign-in to ask for.
+    public var subject: String?
+    /// For ``Code/clientReplaced`` ending a session: the account name to suggest at the next
+    /// sign-in (`preferred_username`, else `email`, of the ended session's identity).
+    public var loginHint: String?
 
     /// An error with the given parts.
     public init(code: Code, message: String, providerError: String? = nil, status: Int? = nil) {
@@ -72,6 +84,13 @@ public struct ClientRegistrationError: Error, Sendable, Hashable, CustomStringCo
         self.status = status
     }
 
-    /// The code and the message.
+    /// Options for the next sign-in that suggest the same account (`login_hint`).
+    public var signInOptions: AuthorizationRequestOptions {
+        var options = AuthorizationRequestOptions.empty
+        options.loginHint = loginHint
+        return options
+    }
+
+    /// The code and the message; never the account.
     public var description: String { "ClientRegistrationError(\(code)): \(message)" }
 }

@@ -3,8 +3,11 @@ public import SessionKitCore
 /// Where a ``ClientRegistration`` is kept durably, in a slot of its own: a registration outlives
 /// every session it serves, and signing out never forgets it.
 ///
-/// `FileCredentialStore` keeps it (file `registration`), and so does the test kit's in-memory
-/// store.
+/// The registration holds secrets (the client secret, the registration access token), so it is
+/// kept where the credentials are: `FileCredentialStore` in its file `registration`, the Keychain
+/// store and `SessionKitSecretService`'s keyring store in an item of their service with the account
+/// `registration`, `DefaultCredentialStore` in whichever of them it chose, and the test kit's
+/// in-memory store in memory.
 public protocol ClientRegistrationStore: Sendable {
     /// Reads the registration, if one was stored.
     func loadRegistration() async throws(CredentialStoreError) -> ClientRegistration?
