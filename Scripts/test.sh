@@ -187,7 +187,7 @@ grep -E "Test run with" .build/test-model-output.txt | sed 's/\x1b\[[0-9;]*m//g'
 
 step "model check: every input sequence to the CI depth, against the invariants"
 # On the debug build made above (a release build of its own would cost minutes here), every model
-# to its default depth, the session machine to 9 (about 250 000 states); a broken invariant prints
+# to its default depth, the session machine to 11 (1.4 million states); a broken invariant prints
 # its name and the shortest input sequence as a script. Deeper: Scripts/model-check.sh 12 (release).
 Scripts/model-check.sh --debug > .build/model-check-output.txt 2>&1 || { cat .build/model-check-output.txt >&2; exit 1; }
 cat .build/model-check-output.txt

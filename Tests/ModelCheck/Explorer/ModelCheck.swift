@@ -5,7 +5,7 @@ public enum ModelCheck {
 
     /// The depth each model is explored to when none is given: the CI run's.
     public static let defaultDepth = [
-        "machine": 9, "refresh": 24, "sign-out": 24, "disconnect": 30, "access-request": 16, "credential-import": 14, "shell": 18,
+        "machine": 11, "refresh": 24, "sign-out": 24, "disconnect": 30, "access-request": 16, "credential-import": 14, "shell": 18,
     ]
 
     /// Explores each model (`only`: those named) to `depth` (or its default), reporting each as it ends.
