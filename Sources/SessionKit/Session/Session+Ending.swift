@@ -196,10 +196,9 @@ extension Session {
         let answer: QueuedRevocationAnswer
         if let token = try? await store.load().pendingRevocations.first {
             do throws(ProviderError) {
-                let client = self.client
-                let told = try await DPoPNonceStep.sendingOnceMoreForNonce(at: .revocation) { () async throws(ProviderError) in
-                    try await client.revoke(token)
-                }
+                // Without a proof: the token's own key ended with its session (see `proofFreeClient`).
+                let client = self.proofFreeClient
+                let told = try await client.revoke(token)
                 _ = await update { $0.pendingRevocations.removeAll { $0 == token } }
                 answer = .removed(told: told)
             } catch {

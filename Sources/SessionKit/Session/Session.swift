@@ -30,6 +30,11 @@ public final class Session: Sendable {
     /// How this session behaves.
     public let configuration: SessionConfiguration
     let client: ProviderClient
+    /// The same chain without any DPoP middleware, for the revocation queue: a queued refresh
+    /// token belongs to an ended session, whose key is gone, and is never presented with the
+    /// proof of another session's key. RFC 7009 needs no proof; the token and the client's
+    /// authentication are what the provider judges.
+    let proofFreeClient: ProviderClient
     /// The session's DPoP key, nonces and policy (RFC 9449).
     let dpop: SessionDPoP
     /// The app's middleware and the client authentication's, around which a sign-in's client puts
@@ -111,6 +116,9 @@ public final class Session: Sendable {
         self.client = ProviderClient(
             configuration: configuration.provider, transport: transport,
             middleware: outerMiddleware + [sessionDPoP] + innerMiddleware, now: wallClock)
+        self.proofFreeClient = ProviderClient(
+            configuration: configuration.provider, transport: transport,
+            middleware: outerMiddleware.filter { !($0 is DPoPMiddleware) } + innerMiddleware, now: wallClock)
         self.verifier = TokenVerifier(
             configuration: configuration.provider,
             keys: JWKSCache(client: client, timeToLive: configuration.keySetTimeToLive, owner: owner),

@@ -6,6 +6,11 @@ extension SimulatedProviderState {
     ///
     /// An unknown, expired or already revoked token is answered with 200 too (RFC 7009 §2.2), so a
     /// client cannot probe which tokens exist.
+    ///
+    /// With DPoP on, a request without a proof is judged as RFC 7009 says (the token and the
+    /// client are what count), but a proof that comes with it is checked like one at the token
+    /// endpoint, and for a bound token it must be by that token's key: a proof of another key is
+    /// refused `invalid_dpop_proof`, and nothing is revoked.
     mutating func revocationAnswer(
         _ request: HTTPRequest, form decoded: Result<[String: String], SimulatedProviderForm.Failure>, now: Date
     ) -> Answer {
@@ -23,6 +28,19 @@ extension SimulatedProviderState {
             return Self.error(400, "unsupported_token_type")
         }
         let grantID = refreshTokens[token]?.grantID ?? accessTokens[token]?.grantID
+        if let dpop = configuration.dpop, let proof = request.header("DPoP") {
+            let key: String
+            do throws(SimulatedDPoPVerifier.Failure) {
+                key = try SimulatedDPoPVerifier.verify(
+                    proof, method: request.method, url: request.url, now: now, window: dpop.proofWindow, nonce: nil, accessToken: nil,
+                    seen: &dpopProofIDs)
+            } catch {
+                return Self.error(400, "invalid_dpop_proof", "the proof does not verify")
+            }
+            if let grantID, let bound = grants[grantID]?.dpopJKT, bound != key {
+                return Self.error(400, "invalid_dpop_proof", "the token is bound to another key")
+            }
+        }
         if let grantID, grants[grantID]?.clientID == form["client_id"] {
             revokeGrant(grantID, reason: .revocation)
         }

@@ -153,6 +153,32 @@ struct SessionDPoPKeyTests {
         try await env.finish()
     }
 
+    @Test("a queued revocation of an ended session's token carries no proof of the next session's key")
+    func queuedRevocationCarriesNoOtherKeysProof() async throws {
+        let env = try Self.environment()
+        let alice = try await env.signIn(as: "alice")
+        let aliceKey = try #require(env.store.record.session?.dpopKey)
+        env.provider.script(.serverError(status: 503), on: .revocation, times: 2)
+        let session = env.session
+        let signOut = Task { await SessionCallResult { () async throws(SessionError) in try await session.signOut() } }
+        await env.clock.waitForSleepers(count: 1)
+        // Bob signs in while Alice's sign-out still waits: her token is queued, her key is gone.
+        let bob = try await env.signIn(as: "bob")
+        #expect(await signOut.value.error == nil)
+        #expect(env.store.record.pendingRevocations == [alice.refreshToken])
+        #expect(env.store.record.session?.dpopKey?.thumbprint != aliceKey.thumbprint)
+
+        // The provider refuses a revocation whose proof is by another key than the token's; the
+        // queue presents none, so Alice's grant is revoked.
+        await env.advanceToNextSleeper()
+        await env.waitUntil("the queue drained") { env.store.record.pendingRevocations.isEmpty }
+        #expect(!env.provider.isRefreshTokenActive(alice.refreshToken))
+        #expect(env.provider.isRefreshTokenActive(bob.refreshToken))
+        #expect(!env.provider.requestLog.contains { $0.endpoint == .revocation && $0.errorCode == "invalid_dpop_proof" })
+        await env.waitUntil { env.session.workInFlight.isEmpty }
+        try await env.finish()
+    }
+
     @Test("account deletion deletes the key with the session")
     func deletionDeletesTheKey() async throws {
         let backend = InMemoryDPoPKeyBackend()
