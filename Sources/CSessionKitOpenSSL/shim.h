@@ -88,6 +88,61 @@ done:
     return result;
 }
 
+/// A SHA-256 verification context for `key` (`sign == 0`) or a signing one (`sign != 0`),
+/// initialised once so that each operation copies it (`sk_verify_with_template`,
+/// `sk_sign_with_template`) instead of looking the algorithms up and setting the key up again.
+/// Returns NULL on failure; release with `sk_template_free`.
+static inline EVP_MD_CTX *sk_template_sha256(EVP_PKEY *key, int sign) {
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    if (ctx == NULL) goto fail;
+    if (sign ? EVP_DigestSignInit_ex(ctx, NULL, "SHA256", NULL, NULL, key, NULL) != 1
+             : EVP_DigestVerifyInit_ex(ctx, NULL, "SHA256", NULL, NULL, key, NULL) != 1)
+        goto fail;
+    return ctx;
+fail:
+    EVP_MD_CTX_free(ctx);
+    ERR_clear_error();
+    return NULL;
+}
+
+/// Releases a context from `sk_template_sha256`.
+static inline void sk_template_free(EVP_MD_CTX *ctx) { EVP_MD_CTX_free(ctx); }
+
+/// A copy of a context from `sk_template_sha256`, ready for one operation; the template itself
+/// is only read. Returns NULL on failure; pass the copy to exactly one of
+/// `sk_verify_with_copy` and `sk_sign_with_copy`, which free it.
+static inline EVP_MD_CTX *sk_template_copy(const EVP_MD_CTX *template_ctx) {
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    if (ctx == NULL || EVP_MD_CTX_copy_ex(ctx, template_ctx) != 1) {
+        EVP_MD_CTX_free(ctx);
+        ERR_clear_error();
+        return NULL;
+    }
+    return ctx;
+}
+
+/// `sk_rsa_verify_sha256` (and `sk_ecdsa_verify_sha256`) on a copy from `sk_template_copy`,
+/// which it frees.
+static inline int sk_verify_with_copy(EVP_MD_CTX *ctx, const unsigned char *signature, size_t signature_length,
+                                      const void *message, size_t message_length) {
+    int result = EVP_DigestVerify(ctx, signature, signature_length, message, message_length) == 1;
+    EVP_MD_CTX_free(ctx);
+    if (!result) ERR_clear_error();
+    return result;
+}
+
+/// `sk_ecdsa_sign_sha256` (and `sk_rsa_sign_sha256`) on a copy from `sk_template_copy`, which it
+/// frees.
+static inline int sk_sign_with_copy(EVP_MD_CTX *ctx, const void *message, size_t message_length, unsigned char *out,
+                                    size_t out_capacity, size_t *out_length) {
+    size_t length = out_capacity;
+    int result = EVP_DigestSign(ctx, out, &length, message, message_length) == 1;
+    if (result) *out_length = length;
+    EVP_MD_CTX_free(ctx);
+    if (!result) ERR_clear_error();
+    return result;
+}
+
 /// Generates an RSA key pair with public exponent 65537. Returns NULL on failure.
 static inline EVP_PKEY *sk_rsa_generate(unsigned int bits) {
     EVP_PKEY *key = NULL;

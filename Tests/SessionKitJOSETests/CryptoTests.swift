@@ -37,6 +37,50 @@ import Testing
         #expect(try key.signRS256(message) == signature)
     }
 
+    @Test("a key's reused signing and verification contexts are not changed by the operations on them")
+    func reusedContextsStayClean() throws {
+        let rsa = try #require(TestKeys.provider)
+        let ec = try P256PrivateKey.generate()
+        let message = Array("signed".utf8)
+        let rsaSignature = try rsa.signRS256(message)
+        var esSignatures: Set<[UInt8]> = []
+        for round in 0..<4 {
+            // A refusal (wrong message, a flipped bit) between valid checks leaves nothing behind.
+            #expect(rsa.publicKey.verifyRS256(signature: rsaSignature, message: message))
+            #expect(!rsa.publicKey.verifyRS256(signature: rsaSignature, message: message + [UInt8(round)]))
+            var flipped = rsaSignature
+            flipped[round] ^= 1
+            #expect(!rsa.publicKey.verifyRS256(signature: flipped, message: message))
+            let es = try ec.signES256(message)
+            esSignatures.insert(es)
+            #expect(ec.publicKey.verifyES256(signature: es, message: message))
+            #expect(!ec.publicKey.verifyES256(signature: es, message: message + [0]))
+        }
+        // ECDSA draws a fresh nonce for every signature, also from a reused context.
+        #expect(esSignatures.count == 4)
+    }
+
+    @Test("one key verifies and signs from many threads at once")
+    func concurrentUseOfOneKey() async throws {
+        let rsa = try #require(TestKeys.provider)
+        let ec = try P256PrivateKey.generate()
+        let message = Array("signed".utf8)
+        let rsaSignature = try rsa.signRS256(message)
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<32 {
+                group.addTask {
+                    let es = try ec.signES256(message + [UInt8(index)])
+                    return rsa.publicKey.verifyRS256(signature: rsaSignature, message: message)
+                        && !rsa.publicKey.verifyRS256(signature: rsaSignature, message: message + [UInt8(index)])
+                        && ec.publicKey.verifyES256(signature: es, message: message + [UInt8(index)])
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.count == 32)
+        #expect(results.allSatisfy { $0 })
+    }
+
     @Test func publicJWKDescribesTheKey() throws {
         let key = try #require(TestKeys.provider)
         let jwk = key.publicJWK(keyID: "k1")

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// The `htu` of a DPoP proof (RFC 9449 §4.2, §4.3): the request's URI without query and
 /// fragment, normalised the way RFC 3986 §6.2.2 and §6.2.3 compare URIs, so that a server that
@@ -8,6 +9,21 @@ public enum DPoPTargetURI {
     /// port dropped, an empty path as `/`, percent-encodings in upper case with unreserved
     /// characters decoded, and no query or fragment. Nil for a URL without scheme or host.
     public static func normalized(_ url: URL) -> String? {
+        // A session sends to the same few endpoints again and again: each URL is taken apart
+        // once, not before every proof.
+        if let known = recent.withLock({ $0[url] }) { return known }
+        let text = computeNormalized(url)
+        recent.withLock { recent in
+            if recent.count >= 32 { recent.removeAll() }
+            recent[url] = text
+        }
+        return text
+    }
+
+    /// The URLs normalised lately, with what they gave (nil included). Bounded: full, it starts over.
+    private static let recent = Mutex<[URL: String?]>([:])
+
+    private static func computeNormalized(_ url: URL) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
             let scheme = components.scheme?.lowercased(), var host = components.percentEncodedHost?.lowercased(),
             !host.isEmpty

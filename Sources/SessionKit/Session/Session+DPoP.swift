@@ -34,6 +34,7 @@ extension Session {
     func restoreKey(of session: StoredSession, confirmingInKeyStore: Bool = false) -> DPoPKeyLoss? {
         guard let stored = session.dpopKey else {
             dpop.holder.replace(with: nil)
+            dpop.lastRecordKey.forget()
             return nil
         }
         let inUse = dpop.holder.thumbprint == stored.thumbprint
@@ -45,6 +46,7 @@ extension Session {
         case .failure(let loss):
             // Never sign with another key: the holder is emptied, not kept.
             dpop.holder.replace(with: nil)
+            dpop.lastRecordKey.forget()
             return DPoPKeyLoss(
                 reason: loss.reason, subject: session.canonicalSubject ?? session.subject,
                 loginHint: session.claims?.profile.preferredUsername ?? session.claims?.profile.email)
@@ -67,6 +69,7 @@ extension Session {
     func deleteKey(_ stored: StoredDPoPKey?) async {
         guard let stored else { return }
         if dpop.holder.thumbprint == stored.thumbprint { dpop.holder.replace(with: nil) }
+        dpop.lastRecordKey.forget()
         await dpop.keyStore.deleteKey(stored)
     }
 

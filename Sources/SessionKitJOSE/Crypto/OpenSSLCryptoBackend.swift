@@ -1,5 +1,6 @@
 #if !canImport(Security) && canImport(CSessionKitOpenSSL)
     import CSessionKitOpenSSL
+    import Synchronization
 
     /// OpenSSL 3 implementation of ``CryptoBackend``, through the C shim in `CSessionKitOpenSSL`.
     enum OpenSSLCryptoBackend: CryptoBackend {
@@ -10,13 +11,61 @@
         /// sharing it between threads is sound even though the raw pointer type is not `Sendable`.
         final class Key: Sendable {
             nonisolated(unsafe) let pointer: OpaquePointer
+            /// SHA-256 signing and verification contexts for this key, each set up on first use
+            /// and copied for every operation after it: setting one up (looking the algorithms up,
+            /// preparing the key for them) costs several microseconds, a copy a fraction of that.
+            private let templates = Mutex(Templates())
+
+            private struct Templates {
+                var verify: OpaquePointer?
+                var sign: OpaquePointer?
+            }
 
             init(_ pointer: OpaquePointer) {
                 self.pointer = pointer
             }
 
             deinit {
+                templates.withLock { templates in
+                    if let verify = templates.verify { sk_template_free(verify) }
+                    if let sign = templates.sign { sk_template_free(sign) }
+                }
                 sk_key_free(pointer)
+            }
+
+            /// A fresh SHA-256 context for one verification (`sign` false) or one signature with
+            /// this key, copied from the key's template; nil when OpenSSL could not make one. The
+            /// lock covers only making the template and copying it, never the operation.
+            func context(sign: Bool) -> OpaquePointer? {
+                templates.withLock { templates -> OpaquePointer? in
+                    if sign {
+                        if templates.sign == nil { templates.sign = sk_template_sha256(pointer, 1) }
+                        return templates.sign.flatMap { sk_template_copy($0) }
+                    }
+                    if templates.verify == nil { templates.verify = sk_template_sha256(pointer, 0) }
+                    return templates.verify.flatMap { sk_template_copy($0) }
+                }
+            }
+
+            /// `EVP_DigestVerify` with SHA-256 over `message`: 1 for a valid signature.
+            func verifySHA256(_ signature: UnsafePointer<UInt8>, _ signatureCount: Int, _ message: UnsafeRawBufferPointer)
+                -> Int32
+            {
+                guard let context = context(sign: false) else {
+                    return sk_rsa_verify_sha256(pointer, signature, signatureCount, message.baseAddress, message.count)
+                }
+                return sk_verify_with_copy(context, signature, signatureCount, message.baseAddress, message.count)
+            }
+
+            /// `EVP_DigestSign` with SHA-256 over `message` into `out`: 1 on success.
+            func signSHA256(
+                _ message: UnsafeRawBufferPointer, _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int,
+                _ written: UnsafeMutablePointer<Int>
+            ) -> Int32 {
+                guard let context = context(sign: true) else {
+                    return sk_rsa_sign_sha256(pointer, message.baseAddress, message.count, out, capacity, written)
+                }
+                return sk_sign_with_copy(context, message.baseAddress, message.count, out, capacity, written)
             }
         }
 
@@ -65,9 +114,7 @@
             key: Key, signature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer
         ) -> Bool {
             guard let signatureBase = signature.baseAddress, !signature.isEmpty else { return false }
-            return sk_rsa_verify_sha256(
-                key.pointer, signatureBase.assumingMemoryBound(to: UInt8.self), signature.count,
-                message.baseAddress, message.count) == 1
+            return key.verifySHA256(signatureBase.assumingMemoryBound(to: UInt8.self), signature.count, message) == 1
         }
 
         static func generatePrivateKey(bitCount: Int) -> Key? {
@@ -108,9 +155,7 @@
             key: Key, derSignature: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer
         ) -> Bool {
             guard let signatureBase = derSignature.baseAddress, !derSignature.isEmpty else { return false }
-            return sk_ecdsa_verify_sha256(
-                key.pointer, signatureBase.assumingMemoryBound(to: UInt8.self), derSignature.count,
-                message.baseAddress, message.count) == 1
+            return key.verifySHA256(signatureBase.assumingMemoryBound(to: UInt8.self), derSignature.count, message) == 1
         }
 
         static func generateP256PrivateKey() -> Key? {
@@ -123,9 +168,7 @@
             var ok = false
             let signature = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 var written = 0
-                ok =
-                    sk_ecdsa_sign_sha256(
-                        key.pointer, message.baseAddress, message.count, buffer.baseAddress, capacity, &written) == 1
+                ok = key.signSHA256(message, buffer.baseAddress, capacity, &written) == 1
                 count = ok ? written : 0
             }
             return ok ? signature : nil

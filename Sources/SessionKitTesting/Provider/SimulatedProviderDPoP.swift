@@ -45,7 +45,7 @@ struct SimulatedDPoPVerifier {
     /// Checks `proof` for `request` and returns the key's RFC 7638 thumbprint.
     static func verify(
         _ proof: String, method: String, url: URL, now: Date, window: Duration, nonce: String?, accessToken: String?,
-        seen: inout Set<String>
+        seen: inout Set<String>, keys: inout KeyCache
     ) throws(Failure) -> String {
         let parts = proof.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = try? Base64URL.decode(parts[0]),
@@ -55,8 +55,8 @@ struct SimulatedDPoPVerifier {
         guard header["typ"]?.stringValue == "dpop+jwt" else { throw .invalidProof("typ is not dpop+jwt") }
         guard header["alg"]?.stringValue == "ES256" else { throw .invalidProof("alg is not ES256") }
         guard let jwk = header["jwk"]?.objectValue, jwk["d"] == nil, jwk["kty"]?.stringValue == "EC",
-            jwk["crv"]?.stringValue == "P-256", let x = jwk["x"]?.stringValue.flatMap({ try? Base64URL.decode($0) }),
-            let y = jwk["y"]?.stringValue.flatMap({ try? Base64URL.decode($0) }), let key = try? P256PublicKey(x: x, y: y)
+            jwk["crv"]?.stringValue == "P-256", let x = jwk["x"]?.stringValue, let y = jwk["y"]?.stringValue,
+            let key = keys.key(x: x, y: y)
         else { throw .invalidProof("jwk is not a public P-256 key") }
         guard key.verifyES256(signature: signature, message: Array("\(parts[0]).\(parts[1])".utf8)) else {
             throw .invalidProof("the signature does not verify")
@@ -76,6 +76,31 @@ struct SimulatedDPoPVerifier {
         if let nonce, claims["nonce"]?.stringValue != nonce { throw .nonceRequired }
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else { throw .invalidProof("jti is missing") }
         guard seen.insert(jti).inserted else { throw .invalidProof("the proof was replayed") }
-        return key.thumbprint
+        return keys.thumbprint(x: x, y: y) ?? key.thumbprint
+    }
+
+    /// Proof keys built once, as a server keeps the keys it has checked: a client signs every
+    /// proof with the same key, so its point is decoded and checked (on the curve, in the group)
+    /// once and its thumbprint computed once. Bounded: full, it starts over.
+    struct KeyCache {
+        private var entries: [String: (key: P256PublicKey, thumbprint: String)] = [:]
+
+        /// The key with these base64url coordinates, built and checked the first time; nil for
+        /// coordinates that are not canonical base64url or do not name a P-256 point.
+        mutating func key(x: String, y: String) -> P256PublicKey? {
+            let name = x + "." + y
+            if let entry = entries[name] { return entry.key }
+            guard let xBytes = try? Base64URL.decode(x), let yBytes = try? Base64URL.decode(y),
+                let key = try? P256PublicKey(x: xBytes, y: yBytes)
+            else { return nil }
+            if entries.count >= 64 { entries.removeAll() }
+            entries[name] = (key, key.thumbprint)
+            return key
+        }
+
+        /// The thumbprint of a key ``key(x:y:)`` built.
+        func thumbprint(x: String, y: String) -> String? {
+            entries[x + "." + y]?.thumbprint
+        }
     }
 }

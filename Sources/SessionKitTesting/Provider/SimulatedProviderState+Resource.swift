@@ -49,7 +49,7 @@ extension SimulatedProviderState {
             do throws(SimulatedDPoPVerifier.Failure) {
                 let key = try SimulatedDPoPVerifier.verify(
                     proof, method: request.method, url: request.url, now: now, window: server.proofWindow, nonce: resource.nonce,
-                    accessToken: token, seen: &dpopProofIDs)
+                    accessToken: token, seen: &dpopProofIDs, keys: &dpopProofKeys)
                 guard key == jkt else { return Self.resourceChallenge(scheme: "DPoP", error: "invalid_token") }
             } catch {
                 switch error {

@@ -65,7 +65,7 @@ extension SimulatedProviderState {
             return .success(
                 try SimulatedDPoPVerifier.verify(
                     proof, method: request.method, url: request.url, now: now, window: dpop.proofWindow,
-                    nonce: dpop.requiresNonce ? dpopNonce : nil, accessToken: nil, seen: &dpopProofIDs))
+                    nonce: dpop.requiresNonce ? dpopNonce : nil, accessToken: nil, seen: &dpopProofIDs, keys: &dpopProofKeys))
         } catch {
             switch error {
             case .nonceRequired:

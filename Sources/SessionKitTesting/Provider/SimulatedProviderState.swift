@@ -190,6 +190,8 @@ struct SimulatedProviderState {
     var dpopIssuesBearer = false
     /// Every `jti` seen, so a replayed proof is refused.
     var dpopProofIDs: Set<String> = []
+    /// The proof keys already built and checked, by their `x` and `y` as the proofs carry them.
+    var dpopProofKeys = SimulatedDPoPVerifier.KeyCache()
     /// The resource server's nonce, scripted refusals and counters.
     var resource = ResourceState()
     var faults: [SimulatedProviderEndpoint: [(fault: SimulatedProviderFault, remaining: Int)]] = [:]

@@ -210,6 +210,25 @@ import Testing
             #expect(DPoPTargetURI.normalized(URL(string: input)!) == expected, "\(input)")
         }
     }
+
+    @Test("a URL normalised before gives the same htu again, also after many others and for one without a host")
+    func targetURIsAreTheSameWhenAskedAgain() {
+        let cases: [(String, String?)] = [
+            ("HTTPS://Server.Example.COM:443/token?x=1#frag", "https://server.example.com/token"),
+            ("https://a.example:8443/p%7e%2fq%3a", "https://a.example:8443/p~%2Fq%3A"),
+            ("urn:example:no-host", nil),
+        ]
+        for round in 0..<3 {
+            for (input, expected) in cases {
+                #expect(DPoPTargetURI.normalized(URL(string: input)!) == expected, "\(input)")
+            }
+            // More URLs than are kept between the rounds: what is forgotten is computed again.
+            for index in 0..<40 {
+                let url = URL(string: "https://host\(index).example/Path\(round)")!
+                #expect(DPoPTargetURI.normalized(url) == "https://host\(index).example/Path\(round)")
+            }
+        }
+    }
 }
 
 /// Whether a request's proof carries a `nonce` claim (read without checking the signature).

@@ -336,6 +336,34 @@ struct SessionDPoPKeyTests {
         await relaunched.shutdown()
     }
 
+    @Test("a record-held key is built once for a run of refreshes; a record whose key changed is checked again and refused")
+    func recordKeyIsReusedUntilTheRecordChanges() async throws {
+        let env = try Self.environment()
+        try await Self.signIn(env)
+        _ = try await env.session.refresh()
+        let stored = try #require(env.store.record.session?.dpopKey)
+        #expect(stored.placement == .record)
+        let built = try #require(env.session.dpop.lastRecordKey.key(for: stored))
+        #expect(built.publicKey.thumbprint == stored.thumbprint)
+        _ = try await env.session.refresh()
+        #expect(env.session.dpop.lastRecordKey.key(for: stored)?.publicKey.thumbprint == stored.thumbprint)
+
+        // Another key under the bound key's thumbprint, written while the session runs.
+        var record = env.store.record
+        let other = try RecordDPoPKeyStore().makeKey().stored
+        record.session?.dpopKey?.privateScalar = other.privateScalar
+        record.session?.dpopKey?.x = other.x
+        record.session?.dpopKey?.y = other.y
+        env.store.replaceRecord(record)
+        let requests = env.provider.requestLog.count
+        let error = await Self.failure { () async throws(SessionError) in _ = try await env.session.refresh() }
+        #expect(error?.dpopKeyLoss?.reason == .thumbprintMismatch)
+        #expect(env.provider.requestLog.count == requests)
+        #expect(env.session.dpop.holder.signer == nil)
+        #expect(env.session.dpop.lastRecordKey.key(for: stored) == nil)
+        try await env.finish()
+    }
+
     @Test("a refresh token the provider spent on the nonce refusal is said as such, wiped, never retried")
     func nonceRetrySpentTheRefreshToken() async throws {
         let env = try Self.environment(dpop: SimulatedProviderDPoP(spendsRefreshTokenOnNonceRefusal: true))
