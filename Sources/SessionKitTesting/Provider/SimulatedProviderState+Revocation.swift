@@ -33,7 +33,7 @@ extension SimulatedProviderState {
             do throws(SimulatedDPoPVerifier.Failure) {
                 key = try SimulatedDPoPVerifier.verify(
                     proof, method: request.method, url: request.url, now: now, window: dpop.proofWindow, nonce: nil, accessToken: nil,
-                    seen: &dpopProofIDs)
+                    seen: &dpopProofIDs, keys: &dpopProofKeys)
             } catch {
                 return Self.error(400, "invalid_dpop_proof", "the proof does not verify")
             }
