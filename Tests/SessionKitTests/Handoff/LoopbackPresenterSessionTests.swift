@@ -112,6 +112,10 @@ struct LoopbackPresenterSessionTests {
             env.clock.advance(by: env.configuration.providerLogoutTimeout)
         }
         try await signOut.value
+        // The timeout answers the caller and cancels the presentation; its task closes the
+        // listener as it ends, on the listener's thread. `shutdown()` returns once every task the
+        // session started has ended, so the port is then closed for certain.
+        await session.shutdown()
 
         #expect(session.stage == .signedOut)
         #expect(env.store.record.isEmpty)
@@ -124,7 +128,7 @@ struct LoopbackPresenterSessionTests {
             let opened = try #require(refused.values.first)
             let returnURI = try #require(
                 Fixture.fields(of: opened).first { $0.0 == "post_logout_redirect_uri" }.flatMap { URL(string: $0.1) })
-            #expect(RawLoopbackClient.isRefused(try #require(returnURI.port.map(UInt16.init))), "the listener closed at the timeout")
+            #expect(RawLoopbackClient.isRefused(try #require(returnURI.port.map(UInt16.init))), "the listener closed with its task")
         } else {
             #expect(outcomes.values == [.completed])
             #expect(refused.values.isEmpty)
