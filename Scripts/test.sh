@@ -18,7 +18,7 @@
 #      page in headless Chromium and fails on a page, image or link that does not load,
 #   5. runs each fuzz target for a short time,
 #   6. stops the providers (also on failure).
-# Options: --no-tsan, --no-fuzz, --no-providers; FUZZ_SECONDS (default 5).
+# Options: --no-tsan, --no-fuzz, --no-providers; FUZZ_SECONDS (default 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -223,16 +223,16 @@ if [ "$tsan" = 1 ]; then
 fi
 
 if [ "$fuzz" = 1 ] && [ -x Fuzz/run.sh ]; then
-    step "fuzzing, ${FUZZ_SECONDS:-5} s per target"
-    Fuzz/run.sh "${FUZZ_SECONDS:-5}"
+    step "fuzzing, ${FUZZ_SECONDS:-3} s per target"
+    Fuzz/run.sh "${FUZZ_SECONDS:-3}"
 fi
 
 step "walkthrough is deterministic"
-# Every scenario, 20 runs, four at a time so they load the machine for each other: every run's
+# Every scenario, 16 runs, four at a time so they load the machine for each other: every run's
 # output must equal the first's, byte for byte, each within a time bound.
 swift build --product walkthrough >/dev/null
 rm -f .build/walkthrough-*.txt
-for batch in 1 2 3 4 5; do
+for batch in 1 2 3 4; do
     pids=()
     for lane in 1 2 3 4; do
         timeout 300 .build/debug/walkthrough > ".build/walkthrough-$batch-$lane.txt" & pids+=($!)
@@ -248,6 +248,6 @@ for run in .build/walkthrough-*.txt; do
         exit 1
     fi
 done
-echo "walkthrough output identical across 20 runs, four at a time ($(wc -l < .build/walkthrough-1-1.txt) lines)"
+echo "walkthrough output identical across 16 runs, four at a time ($(wc -l < .build/walkthrough-1-1.txt) lines)"
 
 step "done"
