@@ -299,7 +299,7 @@ struct RefreshProcedureModel: ExplorableModel {
                 // A generator with state of its own: `SystemRandomNumberGenerator` has no storage,
                 // and the thread sanitizer reads every thread's `inout` access to it as one
                 // access to the same global. The classification never depends on the draw.
-                var random = ModelRandom()
+                var random = SeededRandomNumberGenerator(seed: 1)
                 let failure = RefreshFailure(
                     .providerFailed(error) as RefreshOutcome<ProcedureModelTokens>, attempt: 1, policy: .refresh, random: &random)
                 if case .transient? = failure {
@@ -413,19 +413,5 @@ struct RefreshProcedureModel: ExplorableModel {
         StoredSession(
             refreshToken: Secret(refresh), accessToken: Secret(access), accessTokenExpiresAt: now.addingTimeInterval(30), issuer: issuer,
             subject: subject, audience: ["client"], rotation: rotation)
-    }
-}
-
-/// A deterministic generator for the models (splitmix64): the jitter it feeds never decides what
-/// the explorer checks, and each step has its own.
-struct ModelRandom: RandomNumberGenerator {
-    private var state: UInt64 = 0x9e37_79b9_7f4a_7c15
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        value = (value ^ (value >> 27)) &* 0x94d0_49bb_1331_11eb
-        return value ^ (value >> 31)
     }
 }
